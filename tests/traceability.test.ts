@@ -35,7 +35,9 @@ describe('spec/traceability.yaml', () => {
   });
 
   it('carries every scope of the scope table in the OAuth2 security scheme', () => {
-    const documentedScopes = [...interfaceDocument.matchAll(/^\| ([a-z]+:[a-z]+) \|/gm)].map((match) => match[1]);
+    const documentedScopes = [...interfaceDocument.matchAll(/^\| ([a-z]+:[a-z]+) \|/gm)].map(
+      (match) => match[1],
+    );
     const specScopes = resolveSpecPointer(
       specDirectory,
       'openapi.yaml#/components/securitySchemes/OAuth2/flows/authorizationCode/scopes',
