@@ -1,25 +1,68 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { Config } from '@redocly/openapi-core';
 import type { ResolvedGeneratorConfig } from '../config.js';
 import type { ModelInput } from '../ir/build-model.js';
+import type { JsonObject } from '../ir/json.js';
 import type { Problem } from '../problems.js';
-import { validateAsyncapi } from './asyncapi.js';
-import { bundleDocument, lintOpenapi, loadRedoclyConfig } from './redocly.js';
+import { type AsyncApiProblem, isFailing, lintAsyncApi } from './lint-asyncapi.js';
+import { lintOpenApi } from './lint-openapi.js';
+import { bundleDocument, loadRedoclyConfig, problemFromRedocly } from './redocly.js';
 import { collectRefOrigins } from './ref-origins.js';
 
-function missingFile(file: string, rootDir: string): Problem {
+interface LoadedDocument {
+  file: string;
+  document: JsonObject;
+  origins: Map<string, string>;
+}
+
+function asProblem(problem: AsyncApiProblem, file: string, rootDir: string): Problem {
   return {
-    severity: 'error',
+    severity: problem.severity === 'error' ? 'error' : 'warning',
+    file: path.relative(rootDir, problem.source ?? file),
+    pointer: problem.pointer.replace(/^#/, ''),
+    message: problem.message,
+    rule: `asyncapi/${problem.code}`,
+  };
+}
+
+/** Validates one document with `validate`, then bundles it; the bundle's own errors are added when new. */
+async function loadDocument(
+  file: string,
+  redoclyConfig: Config,
+  rootDir: string,
+  validate: (file: string) => Promise<Problem[]>,
+  problems: Problem[],
+): Promise<LoadedDocument | null> {
+  if (!existsSync(file)) {
+    problems.push({
+      severity: 'error',
+      file: path.relative(rootDir, file),
+      pointer: '',
+      message: 'file not found',
+      rule: 'load/missing-file',
+    });
+    return null;
+  }
+  const found = await validate(file);
+  const bundled = await bundleDocument(file, redoclyConfig, rootDir);
+  const isKnown = (problem: Problem) =>
+    found.some(
+      (known) =>
+        known.file === problem.file && known.pointer === problem.pointer && known.message === problem.message,
+    );
+  problems.push(...found, ...bundled.problems.filter((problem) => !isKnown(problem)));
+  if (bundled.document === null) return null;
+  return {
     file: path.relative(rootDir, file),
-    pointer: '',
-    message: 'file not found',
-    rule: 'load/missing-file',
+    document: bundled.document,
+    origins: collectRefOrigins(file, rootDir),
   };
 }
 
 /**
  * The load stage: lint and bundle the OpenAPI document, validate and bundle the AsyncAPI document. Every problem of
- * both is collected; the documents are returned only when there was no error.
+ * both is collected; the caller stops before the IR when any of them is an error.
  */
 export async function loadSpecs(
   config: ResolvedGeneratorConfig,
@@ -27,49 +70,15 @@ export async function loadSpecs(
   const { rootDir } = config;
   const problems: Problem[] = [];
   const redoclyConfig = await loadRedoclyConfig(config.lintConfigFile);
-  const input: ModelInput = { openapi: null, asyncapi: null };
-  const [openapiFile, asyncapiFile] = [config.openapi, config.asyncapi];
-  const lintProblems =
-    openapiFile !== null && existsSync(openapiFile) ? lintOpenapi(openapiFile, redoclyConfig, rootDir) : null;
-  const asyncProblems =
-    asyncapiFile !== null && existsSync(asyncapiFile) ? validateAsyncapi(asyncapiFile, rootDir) : null;
-  if (openapiFile !== null) {
-    if (lintProblems === null) problems.push(missingFile(openapiFile, rootDir));
-    else {
-      problems.push(...(await lintProblems));
-      const bundled = await bundleDocument(openapiFile, redoclyConfig, rootDir);
-      problems.push(
-        ...bundled.problems.filter((problem) => !problems.some((known) => sameProblem(known, problem))),
-      );
-      if (bundled.document !== null) {
-        input.openapi = {
-          file: path.relative(rootDir, openapiFile),
-          document: bundled.document,
-          origins: collectRefOrigins(openapiFile, rootDir),
-        };
-      }
-    }
-  }
-  if (asyncapiFile !== null) {
-    if (asyncProblems === null) problems.push(missingFile(asyncapiFile, rootDir));
-    else {
-      problems.push(...(await asyncProblems));
-      const bundled = await bundleDocument(asyncapiFile, redoclyConfig, rootDir);
-      problems.push(
-        ...bundled.problems.filter((problem) => !problems.some((known) => sameProblem(known, problem))),
-      );
-      if (bundled.document !== null) {
-        input.asyncapi = {
-          file: path.relative(rootDir, asyncapiFile),
-          document: bundled.document,
-          origins: collectRefOrigins(asyncapiFile, rootDir),
-        };
-      }
-    }
-  }
-  return { input, problems };
-}
-
-function sameProblem(a: Problem, b: Problem): boolean {
-  return a.file === b.file && a.pointer === b.pointer && a.message === b.message;
+  const lintRest = async (file: string) =>
+    (await lintOpenApi(file, redoclyConfig)).map((problem) => problemFromRedocly(problem, rootDir));
+  const validateEvents = async (file: string) =>
+    (await lintAsyncApi(file)).filter(isFailing).map((problem) => asProblem(problem, file, rootDir));
+  const [openapi, asyncapi] = await Promise.all([
+    config.openapi === null ? null : loadDocument(config.openapi, redoclyConfig, rootDir, lintRest, problems),
+    config.asyncapi === null
+      ? null
+      : loadDocument(config.asyncapi, redoclyConfig, rootDir, validateEvents, problems),
+  ]);
+  return { input: { openapi, asyncapi }, problems };
 }

@@ -9,6 +9,7 @@ import {
 } from '@redocly/openapi-core';
 import type { JsonObject } from '../ir/json.js';
 import type { Problem } from '../problems.js';
+import { assertFileExists } from './input-file.js';
 
 // Redocly code started from here stays quiet and offline.
 process.env.REDOCLY_TELEMETRY ??= 'off';
@@ -16,6 +17,7 @@ process.env.REDOCLY_SUPPRESS_UPDATE_NOTICE ??= 'true';
 
 /** The Redocly config: the given file (our rules), or Redocly's `recommended` ruleset (never a file found by search). */
 export async function loadRedoclyConfig(configFile: string | null): Promise<Config> {
+  if (configFile !== null) assertFileExists(configFile, 'Redocly config');
   return configFile === null
     ? createConfig({ extends: ['recommended'] })
     : loadConfig({ configPath: configFile });
@@ -31,14 +33,6 @@ export function problemFromRedocly(problem: NormalizedProblem, rootDir: string):
     message: problem.message,
     rule: problem.ruleId,
   };
-}
-
-/** Lints an OpenAPI document; ignored problems (a lint-ignore file) and `off` rules never appear. */
-export async function lintOpenapi(file: string, config: Config, rootDir: string): Promise<Problem[]> {
-  const problems = await lint({ ref: file, config });
-  return problems
-    .filter((problem) => !problem.ignored)
-    .map((problem) => problemFromRedocly(problem, rootDir));
 }
 
 /** Bundles a document (OpenAPI or AsyncAPI): external references hoisted into components, local ones kept. */

@@ -24,7 +24,10 @@ export function loadTraceability(specDirectory: string): Traceability {
   };
   return {
     document: raw.document,
-    statements: raw.statements.map((statement) => ({ ...statement, source: statement.source ?? 'documented' })),
+    statements: raw.statements.map((statement) => ({
+      ...statement,
+      source: statement.source ?? 'documented',
+    })),
   };
 }
 
