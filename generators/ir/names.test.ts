@@ -33,7 +33,7 @@ describe('names', () => {
   });
 
   it('quotes keys that are not identifiers', () => {
-    expect(propertyKey('Service-Signature')).toBe('"Service-Signature"');
+    expect(propertyKey('Service-Signature')).toBe("'Service-Signature'");
     expect(propertyKey('title')).toBe('title');
   });
 });

@@ -53,5 +53,10 @@ export function commentText(text: string | null | undefined): string | null {
 
 /** A property key as TypeScript needs it: bare when it is an identifier, quoted otherwise. */
 export function propertyKey(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : stringLiteral(name);
+}
+
+/** A single-quoted TypeScript string literal, the quote style of every generated file. */
+export function stringLiteral(text: string): string {
+  return `'${JSON.stringify(text).slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'")}'`;
 }

@@ -1,0 +1,16 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderGoldenCase, typeCheck } from '../../testing/golden.js';
+
+const cases = ['enums-and-nullables', 'operations-and-webhooks', 'asyncapi-messages'];
+
+describe('types emitter (golden)', () => {
+  it.each(cases)('%s', async (name) => {
+    const caseDirectory = path.join(import.meta.dirname, 'golden', name);
+    const files = await renderGoldenCase(caseDirectory, ['types']);
+    for (const file of files) {
+      await expect(file.content).toMatchFileSnapshot(path.join(caseDirectory, 'expected', file.path));
+    }
+    expect(typeCheck(files.map((file) => path.join(caseDirectory, 'expected', file.path)))).toEqual([]);
+  });
+});
