@@ -87,7 +87,7 @@ export type DeviceOfflineEvent = components['schemas']['DeviceOfflineEvent'];
  */
 export type DeviceOnlineEvent = components['schemas']['DeviceOnlineEvent'];
 /**
- * The precise reason of an API error. Each code names its HTTP status (`x-status`) and envelope type (`x-type`). `param_required` and the five authentication codes are documented; the rest are inferred.
+ * The precise reason of an API error. Each code names its HTTP status (`x-status`) and envelope type (`x-type`). `param_required` and the five authentication codes are documented; the rest are inferred. `x-role` names the part a code plays for generated code (the validators' missing-parameter code, the server's route-not-found code...).
  * @see spec/schemas/error-code.yaml
  */
 export type ErrorCode = components['schemas']['ErrorCode'];

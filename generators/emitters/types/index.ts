@@ -5,6 +5,7 @@ import { pascalCase, propertyKey, stringLiteral } from '../../ir/names.js';
 import type { Emitter, GeneratedFile } from '../generated-file.js';
 import { printText, printTypeScript } from '../print.js';
 import type { SymbolDeclaration } from '../symbols.js';
+import { errorCatalogueStatements, findErrorCatalogue } from './error-catalogue.js';
 import { inlinePayloadName, isSchemaRef, syntheticOpenapi } from './synthetic-openapi.js';
 
 const files = {
@@ -13,6 +14,7 @@ const files = {
   operations: 'types/operations.ts',
   webhooks: 'types/webhooks.ts',
   messages: 'types/messages.ts',
+  errors: 'types/errors.ts',
   index: 'types/index.ts',
 } as const;
 
@@ -115,6 +117,13 @@ function declare(model: ApiModel): SymbolDeclaration[] {
   });
   return [
     symbol('module', 'openapi', files.openapi, 'components'),
+    ...(findErrorCatalogue(model) === null
+      ? []
+      : [
+          symbol('error-catalogue', 'types', files.errors, 'errorTypes'),
+          symbol('error-catalogue', 'codes', files.errors, 'errorCodes'),
+          symbol('error-catalogue', 'roles', files.errors, 'errorRoles'),
+        ]),
     ...model.schemas.map((schema) => symbol('schema', schema.name, files.schemas, schema.name)),
     ...model.operations.flatMap((operation) => {
       const names = operationTypeNames(operation);
@@ -219,6 +228,10 @@ async function emit({ model }: { model: ApiModel }): Promise<GeneratedFile[]> {
       ],
     }),
   ];
+  const catalogue = findErrorCatalogue(model);
+  if (catalogue !== null) {
+    output.push(printTypeScript(model, files.errors, { statements: errorCatalogueStatements(catalogue) }));
+  }
   // A document without operations, webhooks or channels gets no empty module for them.
   const empty = new Set<string>([
     ...(model.operations.length === 0 ? [files.operations] : []),
