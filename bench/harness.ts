@@ -1,0 +1,67 @@
+/**
+ * Benchmarks measure side by side in one process: each candidate runs in alternating rounds so that machine noise
+ * hits all of them alike, and the report gives medians over rounds and the ratio against the baseline.
+ */
+export interface Candidate {
+  label: string;
+  /** One operation; called `operationsPerRound` times per round. */
+  run: () => unknown;
+}
+
+export interface BenchResult {
+  label: string;
+  medianOpsPerSecond: number;
+  rounds: number[];
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+export function compareThroughput(
+  candidates: readonly Candidate[],
+  options: { rounds?: number; operationsPerRound?: number; warmupRounds?: number } = {},
+): BenchResult[] {
+  const { rounds = 15, operationsPerRound = 20_000, warmupRounds = 3 } = options;
+  const samples = candidates.map(() => [] as number[]);
+  for (let round = 0; round < warmupRounds + rounds; round += 1) {
+    candidates.forEach((candidate, index) => {
+      const started = process.hrtime.bigint();
+      for (let operation = 0; operation < operationsPerRound; operation += 1) candidate.run();
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (round >= warmupRounds) samples[index]?.push(operationsPerRound / seconds);
+    });
+  }
+  return candidates.map((candidate, index) => ({
+    label: candidate.label,
+    medianOpsPerSecond: median(samples[index] ?? []),
+    rounds: samples[index] ?? [],
+  }));
+}
+
+/** Medians of wall times of an async task, in milliseconds. */
+export async function medianMilliseconds(
+  task: () => Promise<unknown>,
+  rounds: number,
+): Promise<{ median: number; all: number[] }> {
+  const all: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const started = performance.now();
+    await task();
+    all.push(performance.now() - started);
+  }
+  return { median: median(all), all };
+}
+
+export function formatThroughput(title: string, results: readonly BenchResult[]): string {
+  const baseline = results[results.length - 1];
+  const lines = results.map((result) => {
+    const ratio = baseline === undefined ? 1 : result.medianOpsPerSecond / baseline.medianOpsPerSecond;
+    return `  ${result.label.padEnd(44)} ${Math.round(result.medianOpsPerSecond).toLocaleString('en-US').padStart(12)} ops/s  ${ratio.toFixed(2)}x`;
+  });
+  return [`${title} (median of rounds; ratio against the last line)`, ...lines].join('\n');
+}
