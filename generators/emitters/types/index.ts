@@ -6,6 +6,7 @@ import type { Emitter, GeneratedFile } from '../generated-file.js';
 import { printText, printTypeScript } from '../print.js';
 import type { SymbolDeclaration } from '../symbols.js';
 import { errorCatalogueStatements, findErrorCatalogue } from './error-catalogue.js';
+import { factStatements } from './facts.js';
 import { inlinePayloadName, isSchemaRef, syntheticOpenapi } from './synthetic-openapi.js';
 
 const files = {
@@ -15,6 +16,7 @@ const files = {
   webhooks: 'types/webhooks.ts',
   messages: 'types/messages.ts',
   errors: 'types/errors.ts',
+  facts: 'types/facts.ts',
   index: 'types/index.ts',
 } as const;
 
@@ -117,6 +119,9 @@ function declare(model: ApiModel): SymbolDeclaration[] {
   });
   return [
     symbol('module', 'openapi', files.openapi, 'components'),
+    symbol('facts', 'api-policies', files.facts, 'apiPolicies'),
+    symbol('facts', 'security-schemes', files.facts, 'securitySchemeFacts'),
+    symbol('facts', 'channels', files.facts, 'channelFacts'),
     ...(findErrorCatalogue(model) === null
       ? []
       : [
@@ -228,6 +233,7 @@ async function emit({ model }: { model: ApiModel }): Promise<GeneratedFile[]> {
       ],
     }),
   ];
+  output.push(printTypeScript(model, files.facts, { statements: factStatements(model) }));
   const catalogue = findErrorCatalogue(model);
   if (catalogue !== null) {
     output.push(printTypeScript(model, files.errors, { statements: errorCatalogueStatements(catalogue) }));

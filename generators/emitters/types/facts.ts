@@ -1,0 +1,94 @@
+import { StructureKind, VariableDeclarationKind, type VariableStatementStructure } from 'ts-morph';
+import { isObject } from '../../ir/json.js';
+import type { ApiModel, NamedSchema } from '../../ir/model.js';
+import { camelCase, propertyKey, stringLiteral } from '../../ir/names.js';
+
+/** Reasons and errata document a fact; they are not facts code acts on. */
+const documentationKeys = new Set(['x-inferred', 'x-erratum']);
+
+function factKey(key: string): string {
+  return key.startsWith('x-') ? camelCase(key.slice(2)) : key;
+}
+
+/** A JSON value as a TypeScript literal (single quotes, identifier keys bare), x-inferred and x-erratum left out. */
+export function literal(value: unknown, indent = ''): string {
+  if (Array.isArray(value)) return `[${value.map((item) => literal(item, indent)).join(', ')}]`;
+  if (isObject(value)) {
+    const inner = `${indent}  `;
+    const entries = Object.entries(value)
+      .filter(([key]) => !documentationKeys.has(key))
+      .map(([key, child]) => `${inner}${propertyKey(factKey(key))}: ${literal(child, inner)},`);
+    return entries.length === 0 ? '{}' : `{\n${entries.join('\n')}\n${indent}}`;
+  }
+  return typeof value === 'string' ? stringLiteral(value) : JSON.stringify(value);
+}
+
+function extensionsOfSchema(schema: NamedSchema): Record<string, unknown> {
+  if (!isObject(schema.schema)) return {};
+  return Object.fromEntries(
+    Object.entries(schema.schema).filter(([key]) => key.startsWith('x-') && !documentationKeys.has(key)),
+  );
+}
+
+/** `oneOf` members that are `const` values, each with its description and x- facts: `{ low: { sampleRateHz: 100 } }`. */
+function memberFacts(schema: NamedSchema): Record<string, unknown> | null {
+  const oneOf = isObject(schema.schema) ? schema.schema.oneOf : undefined;
+  if (
+    !Array.isArray(oneOf) ||
+    oneOf.length === 0 ||
+    !oneOf.every((member) => isObject(member) && 'const' in member)
+  )
+    return null;
+  return Object.fromEntries(
+    oneOf.filter(isObject).map((member) => {
+      const { const: value, ...facts } = member;
+      return [String(value), facts];
+    }),
+  );
+}
+
+function constant(name: string, value: unknown, description: string): VariableStatementStructure {
+  return {
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name, initializer: `${literal(value)} as const` }],
+    docs: [description],
+  };
+}
+
+/**
+ * The spec's facts that are not types, as constants: top-level policies (`x-webhook-delivery` → `apiPolicies.webhookDelivery`),
+ * security scheme and channel extensions, each fact-carrying enumeration's members, and other schema-level x- facts
+ * (state machines). Hand-written code imports these instead of restating a number.
+ */
+export function factStatements(model: ApiModel): VariableStatementStructure[] {
+  const statements = [
+    constant('apiPolicies', model.extensions, 'Top-level x- extensions of the OpenAPI document.'),
+    constant(
+      'securitySchemeFacts',
+      Object.fromEntries(
+        model.securitySchemes.map((scheme) => [scheme.name, { ...scheme.extensions, scopes: scheme.scopes }]),
+      ),
+      'Each security scheme: its x- extensions and OAuth scopes.',
+    ),
+    constant(
+      'channelFacts',
+      Object.fromEntries(
+        model.channels.map((channel) => [channel.id, { address: channel.address, ...channel.extensions }]),
+      ),
+      'Each channel: its address and x- extensions.',
+    ),
+  ];
+  for (const schema of model.schemas) {
+    const members = memberFacts(schema);
+    if (members !== null)
+      statements.push(
+        constant(`${camelCase(schema.name)}Members`, members, `Members of ${schema.name} with their facts.`),
+      );
+    const facts = extensionsOfSchema(schema);
+    if (Object.keys(facts).length > 0)
+      statements.push(constant(`${camelCase(schema.name)}Facts`, facts, `x- facts of ${schema.name}.`));
+  }
+  return statements;
+}
