@@ -47,13 +47,28 @@ const strictOptions: ts.CompilerOptions = {
   noEmit: true,
 };
 
-/** Type-checks files on disk under strict settings; returns each diagnostic as one line. */
-export function typeCheck(files: readonly string[]): string[] {
-  const program = ts.createProgram({ rootNames: [...files], options: strictOptions });
+/**
+ * Type-checks generated files under strict settings, from memory (`path` → content, absolute paths) with anything
+ * else (runtime, node_modules) read from disk; returns each diagnostic as one line.
+ */
+export function typeCheck(files: ReadonlyMap<string, string> | readonly string[]): string[] {
+  const inMemory = Array.isArray(files) ? new Map<string, string>() : (files as ReadonlyMap<string, string>);
+  const rootNames = Array.isArray(files) ? [...files] : [...inMemory.keys()];
+  const host = ts.createCompilerHost(strictOptions);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.readFile = (fileName) => inMemory.get(fileName) ?? readFile(fileName);
+  host.fileExists = (fileName) => inMemory.has(fileName) || fileExists(fileName);
+  const program = ts.createProgram({ rootNames, options: strictOptions, host });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
     if (diagnostic.file === undefined) return message;
     const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
     return `${path.relative(repositoryRoot, diagnostic.file.fileName)}:${line + 1} ${message}`;
   });
+}
+
+/** The rendered files keyed by where they would be written, for `typeCheck`. */
+export function expectedFiles(caseDirectory: string, files: readonly GeneratedFile[]): Map<string, string> {
+  return new Map(files.map((file) => [path.join(caseDirectory, 'expected', file.path), file.content]));
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderGoldenCase, typeCheck } from '../../testing/golden.js';
+import { expectedFiles, renderGoldenCase, typeCheck } from '../../testing/golden.js';
 
 const cases = ['enums-and-nullables', 'operations-and-webhooks', 'asyncapi-messages'];
 
@@ -11,6 +11,6 @@ describe('types emitter (golden)', () => {
     for (const file of files) {
       await expect(file.content).toMatchFileSnapshot(path.join(caseDirectory, 'expected', file.path));
     }
-    expect(typeCheck(files.map((file) => path.join(caseDirectory, 'expected', file.path)))).toEqual([]);
+    expect(typeCheck(expectedFiles(caseDirectory, files))).toEqual([]);
   });
 });
