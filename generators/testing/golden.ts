@@ -59,6 +59,9 @@ export function typeCheck(files: ReadonlyMap<string, string> | readonly string[]
   const fileExists = host.fileExists.bind(host);
   host.readFile = (fileName) => inMemory.get(fileName) ?? readFile(fileName);
   host.fileExists = (fileName) => inMemory.has(fileName) || fileExists(fileName);
+  const directoryExists = host.directoryExists?.bind(host);
+  host.directoryExists = (directory) =>
+    [...inMemory.keys()].some((file) => file.startsWith(`${directory}${path.sep}`)) || (directoryExists?.(directory) ?? true);
   const program = ts.createProgram({ rootNames, options: strictOptions, host });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
