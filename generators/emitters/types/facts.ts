@@ -47,6 +47,20 @@ function memberFacts(schema: NamedSchema): Record<string, unknown> | null {
   );
 }
 
+/** `pattern` of every named string schema and of each direct property (`CreatedStream.streamKey`). */
+function schemaPatterns(model: ApiModel): Record<string, string> {
+  const patterns: Record<string, string> = {};
+  for (const named of model.schemas) {
+    if (!isObject(named.schema)) continue;
+    if (typeof named.schema.pattern === 'string') patterns[named.name] = named.schema.pattern;
+    const properties = isObject(named.schema.properties) ? named.schema.properties : {};
+    for (const [property, schema] of Object.entries(properties)) {
+      if (isObject(schema) && typeof schema.pattern === 'string') patterns[`${named.name}.${property}`] = schema.pattern;
+    }
+  }
+  return patterns;
+}
+
 function constant(name: string, value: unknown, description: string): VariableStatementStructure {
   return {
     kind: StructureKind.VariableStatement,
@@ -65,6 +79,7 @@ function constant(name: string, value: unknown, description: string): VariableSt
 export function factStatements(model: ApiModel): VariableStatementStructure[] {
   const statements = [
     constant('apiPolicies', model.extensions, 'Top-level x- extensions of the OpenAPI document.'),
+    constant('schemaPatterns', schemaPatterns(model), 'The pattern of each named schema and of its direct properties.'),
     constant(
       'securitySchemeFacts',
       Object.fromEntries(

@@ -120,6 +120,7 @@ function declare(model: ApiModel): SymbolDeclaration[] {
   return [
     symbol('module', 'openapi', files.openapi, 'components'),
     symbol('facts', 'api-policies', files.facts, 'apiPolicies'),
+    symbol('facts', 'schema-patterns', files.facts, 'schemaPatterns'),
     symbol('facts', 'security-schemes', files.facts, 'securitySchemeFacts'),
     symbol('facts', 'channels', files.facts, 'channelFacts'),
     ...(findErrorCatalogue(model) === null

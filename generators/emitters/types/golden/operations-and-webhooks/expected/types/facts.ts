@@ -2,6 +2,8 @@
 
 /** Top-level x- extensions of the OpenAPI document. */
 export const apiPolicies = {} as const;
+/** The pattern of each named schema and of its direct properties. */
+export const schemaPatterns = {} as const;
 /** Each security scheme: its x- extensions and OAuth scopes. */
 export const securitySchemeFacts = {
   bearer: {
