@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts', 'runtime/**/*.test.ts', 'generators/**/*.test.ts'],
+    include: ['tests/**/*.test.ts', '{runtime,generators,reference,conformance,load}/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,3 +1,4 @@
+// @ts-check
 // telemetry/error-envelope: every 4xx/5xx response answers with the one error envelope, so clients and the
 // conformance suite parse every failure the same way. Operations that speak another error format opt out.
 import { describeOperation, isPlainObject, resolveNode } from './resolve-node.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // telemetry/examples-validate: every example validates against its schema under the dialect the generated
 // validators use (Ajv, JSON Schema 2020-12, ajv-formats), so documentation never shows a payload the service rejects.
 import { readFileSync } from 'node:fs';

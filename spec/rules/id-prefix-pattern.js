@@ -1,3 +1,4 @@
+// @ts-check
 // telemetry/id-prefix-pattern: ids carry a typed prefix (`stm_…`, `rpt_…`), so a stream id can never be passed
 // where a report id is expected, and the generated validators reject it.
 import { isPlainObject, isReference, resolveNode } from './resolve-node.js';

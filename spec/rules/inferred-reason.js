@@ -1,3 +1,4 @@
+// @ts-check
 // telemetry/inferred-reason: every `x-inferred` and `x-erratum` carries a real reason, so the conformance
 // catalogue can quote why an element is not in the interface document.
 import { isPlainObject } from './resolve-node.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Redocly plugin with the telemetry spec conventions; redocly.yaml loads it and sets each rule's severity.
 import { ErrorEnvelope } from './error-envelope.js';
 import { ExamplesValidate } from './examples-validate.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Helpers shared by the telemetry rules: plain-object checks and $ref chasing through the walker's resolver.
 
 /** @typedef {import('@redocly/openapi-core').Location} Location */

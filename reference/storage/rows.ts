@@ -1,0 +1,134 @@
+/**
+ * What the service stores, as plain data. API objects are built from these by the handlers; fields that the API
+ * never shows (hashes, owning account, ordering sequence) live only here. Timestamps are ISO 8601 UTC strings.
+ */
+
+export interface AccountRow {
+  id: string;
+  plan: string;
+  defaultRegion: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  accountId: string;
+  /** `secret` or `publishable` (the key types of the spec's ApiKey scheme). */
+  kind: string;
+  /** SHA-256 of the whole key; the key itself is shown once and never stored. */
+  hash: string;
+  status: 'active' | 'revoked';
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface StreamRow {
+  id: string;
+  accountId: string;
+  title: string;
+  status: string;
+  quality: string;
+  format: string;
+  region: string;
+  streamKeyHash: string;
+  subscriberCount: number;
+  metadata: Record<string, string>;
+  startedAt: string | null;
+  recordingReportId: string | null;
+  createdAt: string;
+}
+
+export interface ReportRow {
+  id: string;
+  accountId: string;
+  title: string;
+  status: string;
+  createdAt: string;
+  /** Derived on read: the number of records of the report. */
+  recordCount: number;
+}
+
+export interface RecordRow {
+  id: string;
+  accountId: string;
+  reportId: string;
+  status: string;
+  source: string;
+  streamId: string | null;
+  title: string | null;
+  samples: unknown[];
+  createdAt: string;
+  publishedAt: string | null;
+}
+
+export interface WebhookRow {
+  id: string;
+  accountId: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  /** Needed in clear to sign deliveries; never returned after creation. */
+  signingSecret: string;
+  status: string;
+  createdAt: string;
+}
+
+export interface EventRow {
+  id: string;
+  accountId: string;
+  type: string;
+  /** Unix seconds. */
+  created: number;
+  livemode: boolean;
+  data: Record<string, unknown>;
+}
+
+export interface DeliveryAttempt {
+  attemptedAt: string;
+  statusCode: number | null;
+  error: string | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  accountId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+export interface OAuthClientRow {
+  id: string;
+  accountId: string;
+  name: string;
+  secretHash: string;
+  redirectUris: string[];
+  createdAt: string;
+}
+
+export interface AuthorizationCodeRow {
+  codeHash: string;
+  clientId: string;
+  accountId: string;
+  redirectUri: string;
+  scope: string;
+  codeChallenge: string | null;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface RefreshTokenRow {
+  tokenHash: string;
+  /** Every token issued from one authorization shares a family; reuse of a spent token revokes the family. */
+  familyId: string;
+  clientId: string;
+  accountId: string;
+  scope: string;
+  expiresAt: string;
+  usedAt: string | null;
+  revokedAt: string | null;
+}

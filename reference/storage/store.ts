@@ -1,0 +1,97 @@
+import type {
+  AccountRow,
+  ApiKeyRow,
+  AuthorizationCodeRow,
+  DeliveryRow,
+  EventRow,
+  OAuthClientRow,
+  RecordRow,
+  RefreshTokenRow,
+  ReportRow,
+  StreamRow,
+  WebhookRow,
+} from './rows.js';
+
+/** A page request: newest first; `after` continues past an item, `before` goes back before one. */
+export interface PageRequest {
+  limit: number;
+  after?: string;
+  before?: string;
+}
+
+/** A page: items newest first, whether more exist in the direction paged, or `null` when the cursor names nothing. */
+export interface Page<Row> {
+  items: Row[];
+  hasMore: boolean;
+}
+
+/** An owned resource table: every read and write is scoped to one account, so another account's id is simply absent. */
+export interface ResourceTable<
+  Row extends { id: string; accountId: string },
+  Filter = Record<string, never>,
+> {
+  insert(row: Row): Promise<Row>;
+  get(accountId: string, id: string): Promise<Row | null>;
+  /** `null` when `after`/`before` is not the id of an item of this list. */
+  list(accountId: string, page: PageRequest, filter?: Filter): Promise<Page<Row> | null>;
+  update(accountId: string, id: string, changes: Partial<Omit<Row, 'id' | 'accountId'>>): Promise<Row | null>;
+  delete(accountId: string, id: string): Promise<boolean>;
+}
+
+/**
+ * The storage of the reference service. Two implementations pass the same contract tests: the embedded default
+ * (PGlite, a database file in a data directory) and PostgreSQL. Every method is atomic; `transaction` groups several
+ * so that a failure leaves nothing half-done.
+ */
+export interface Store {
+  accounts: {
+    insert(row: AccountRow): Promise<AccountRow>;
+    get(id: string): Promise<AccountRow | null>;
+    list(): Promise<AccountRow[]>;
+  };
+  apiKeys: {
+    insert(row: ApiKeyRow): Promise<ApiKeyRow>;
+    findByHash(hash: string): Promise<ApiKeyRow | null>;
+    get(id: string): Promise<ApiKeyRow | null>;
+    listForAccount(accountId: string): Promise<ApiKeyRow[]>;
+    revoke(id: string, revokedAt: string): Promise<ApiKeyRow | null>;
+  };
+  streams: ResourceTable<StreamRow, { status?: string }> & {
+    /** Any account: the MQTT broker looks a stream up by its id alone. */
+    getById(id: string): Promise<StreamRow | null>;
+  };
+  reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, { status?: string }>;
+  records: ResourceTable<RecordRow, { reportId: string }>;
+  webhooks: ResourceTable<WebhookRow> & {
+    /** Active webhooks of an account subscribed to an event type. */
+    subscribedTo(accountId: string, eventType: string): Promise<WebhookRow[]>;
+    count(accountId: string): Promise<number>;
+  };
+  events: {
+    insert(row: EventRow): Promise<EventRow>;
+    get(accountId: string, id: string): Promise<EventRow | null>;
+  };
+  deliveries: ResourceTable<DeliveryRow, { webhookId: string }> & {
+    /** Pending deliveries whose next attempt is due at or before `now` (any account), oldest first. */
+    due(now: string, limit: number): Promise<DeliveryRow[]>;
+  };
+  oauthClients: {
+    insert(row: OAuthClientRow): Promise<OAuthClientRow>;
+    get(id: string): Promise<OAuthClientRow | null>;
+  };
+  authorizationCodes: {
+    insert(row: AuthorizationCodeRow): Promise<AuthorizationCodeRow>;
+    /** Marks the code used and returns it, or null when unknown or already used (single use, atomically). */
+    consume(codeHash: string, usedAt: string): Promise<AuthorizationCodeRow | null>;
+  };
+  refreshTokens: {
+    insert(row: RefreshTokenRow): Promise<RefreshTokenRow>;
+    get(tokenHash: string): Promise<RefreshTokenRow | null>;
+    /** Marks an unused, unrevoked token used; returns false when it was already used or revoked. */
+    markUsed(tokenHash: string, usedAt: string): Promise<boolean>;
+    revokeFamily(familyId: string, revokedAt: string): Promise<void>;
+  };
+  /** Runs `work` so that either all of its writes happen or none do. */
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
