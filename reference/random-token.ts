@@ -19,7 +19,7 @@ export function randomBase62(length: number): string {
  * Anything else is refused, so a spec change that this cannot honour fails loudly at start-up.
  */
 export function randomMatching(pattern: string, preferredLength = 24): string {
-  const match = /^\^([a-z]+_)\[A-Za-z0-9\]\{(\d+)(,(\d*))?\}\$$/.exec(pattern);
+  const match = /^\^((?:[a-z]+_)+)\[A-Za-z0-9\]\{(\d+)(,(\d*))?\}\$$/.exec(pattern);
   if (match === null) throw new Error(`cannot generate values for the pattern ${pattern}`);
   const minimum = Number(match[2]);
   const maximum =

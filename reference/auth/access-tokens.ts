@@ -1,0 +1,62 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { securitySchemeFacts } from '../../generated/types/facts.js';
+import type { Clock } from '../clock.js';
+import { randomBase62 } from '../random-token.js';
+
+const lifetimeSeconds = securitySchemeFacts.OAuth2.tokenLifetimes.accessTokenSeconds;
+
+export interface AccessTokenClaims {
+  accountId: string;
+  clientId: string;
+  scope: string;
+}
+
+export type AccessTokenCheck =
+  | { ok: true; claims: AccessTokenClaims; tokenId: string }
+  | { ok: false; reason: 'expired' | 'invalid' };
+
+/**
+ * Signed (HS256) JWT access tokens that expire after the spec's access token lifetime, measured on the service clock
+ * so a scaled clock makes expiry testable.
+ */
+export class AccessTokens {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly clock: Clock,
+  ) {}
+
+  readonly lifetimeSeconds = lifetimeSeconds;
+
+  async issue(claims: AccessTokenClaims): Promise<string> {
+    const issuedAt = Math.floor(this.clock.now() / 1000);
+    return new SignJWT({ scope: claims.scope, client_id: claims.clientId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.accountId)
+      .setJti(randomBase62(16))
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + lifetimeSeconds)
+      .sign(this.key);
+  }
+
+  async verify(token: string): Promise<AccessTokenCheck> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        currentDate: new Date(this.clock.now()),
+        clockTolerance: 0,
+      });
+      const { sub, scope, client_id: clientId, jti } = payload;
+      if (
+        typeof sub !== 'string' ||
+        typeof scope !== 'string' ||
+        typeof clientId !== 'string' ||
+        typeof jti !== 'string'
+      ) {
+        return { ok: false, reason: 'invalid' };
+      }
+      return { ok: true, claims: { accountId: sub, clientId, scope }, tokenId: jti };
+    } catch (error) {
+      return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Keys, codes and tokens are stored as SHA-256 digests: they are long random strings, so no slow hash is needed. */
+export function digest(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
