@@ -52,6 +52,8 @@ export class ApiProblem<Code extends string = string> extends Error {
     entry: ErrorCodeEntry,
     message: string,
     readonly param?: string,
+    /** Headers the response must carry (`WWW-Authenticate`, `Retry-After`, `Allow`). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'ApiProblem';

@@ -4,6 +4,10 @@ import { digest } from './secrets.js';
 
 const keyTypes = securitySchemeFacts.ApiKey.keyTypes;
 
+/** The security scheme that API keys satisfy: the one carrying `x-key-types`. */
+export const apiKeySchemeName =
+  Object.entries(securitySchemeFacts).find(([, facts]) => 'keyTypes' in facts)?.[0] ?? '';
+
 /** The key kinds of the spec's ApiKey scheme (`secret`, `publishable`). */
 export type ApiKeyKind = 'secret' | 'publishable';
 export const apiKeyKinds: readonly ApiKeyKind[] = ['secret', 'publishable'];

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ApiProblem } from '../../runtime/error-envelope.js';
+import { ManualClock } from '../clock.js';
+import type { ApiKeyRow } from '../storage/rows.js';
+import { AccessTokens } from './access-tokens.js';
+import { newApiKey } from './api-keys.js';
+import { authenticate, authorize, type Credential } from './authenticate.js';
+
+const clock = new ManualClock();
+const accessTokens = new AccessTokens(randomBytes(32), clock);
+const secret = newApiKey('secret');
+const publishable = newApiKey('publishable');
+const revoked = newApiKey('secret');
+const keys: ApiKeyRow[] = [
+  {
+    id: 'key_1',
+    accountId: 'acct_1',
+    kind: 'secret',
+    hash: secret.hash,
+    status: 'active',
+    createdAt: '',
+    revokedAt: null,
+  },
+  {
+    id: 'key_2',
+    accountId: 'acct_1',
+    kind: 'publishable',
+    hash: publishable.hash,
+    status: 'active',
+    createdAt: '',
+    revokedAt: null,
+  },
+  {
+    id: 'key_3',
+    accountId: 'acct_1',
+    kind: 'secret',
+    hash: revoked.hash,
+    status: 'revoked',
+    createdAt: '',
+    revokedAt: '',
+  },
+];
+const sources = {
+  accessTokens,
+  findApiKey: async (hash: string) => keys.find((key) => key.hash === hash) ?? null,
+};
+
+async function codeOf(header: string | undefined): Promise<string> {
+  try {
+    await authenticate(header, sources);
+    return 'ok';
+  } catch (error) {
+    return error instanceof ApiProblem ? `${error.status} ${error.code}` : 'unexpected';
+  }
+}
+
+describe('authenticate', () => {
+  it.each([
+    ['no header', undefined, '401 missing_token'],
+    ['not bearer', `Basic ${secret.key}`, '401 invalid_token'],
+    ['unknown key', `Bearer ${newApiKey('secret').key}`, '401 invalid_token'],
+    ['revoked key', `Bearer ${revoked.key}`, '401 key_revoked'],
+    ['junk token', 'Bearer abc.def.ghi', '401 invalid_token'],
+    ['secret key', `Bearer ${secret.key}`, 'ok'],
+  ])('%s', async (_name, header, want) => {
+    expect(await codeOf(header)).toBe(want);
+  });
+
+  it('reports an expired access token as token_expired', async () => {
+    const token = await accessTokens.issue({ accountId: 'acct_1', clientId: 'cl_1', scope: 'streams:read' });
+    expect(await codeOf(`Bearer ${token}`)).toBe('ok');
+    clock.advance(accessTokens.lifetimeSeconds * 1000);
+    expect(await codeOf(`Bearer ${token}`)).toBe('401 token_expired');
+  });
+});
+
+describe('authorize', () => {
+  const security = [
+    { name: 'ApiKey', scopes: ['streams:write'] },
+    { name: 'OAuth2', scopes: ['streams:write'] },
+  ];
+  const credential = (kind: Credential['kind'], scopes: Credential['scopes']): Credential => ({
+    accountId: 'a',
+    kind,
+    scopes,
+    rateLimitKey: 'k',
+  });
+  const codeOfAuthorize = (subject: Credential) => {
+    try {
+      authorize(subject, security, 'create streams');
+      return 'ok';
+    } catch (error) {
+      return error instanceof ApiProblem ? `${error.status} ${error.code}` : 'unexpected';
+    }
+  };
+
+  it.each([
+    ['secret key', credential('secret', 'all'), 'ok'],
+    [
+      'publishable key',
+      credential('publishable', new Set(['streams:read'])),
+      '403 publishable_key_forbidden',
+    ],
+    ['token with the scope', credential('oauth', new Set(['streams:write'])), 'ok'],
+    ['token without it', credential('oauth', new Set(['streams:read'])), '403 insufficient_scope'],
+  ])('%s', (_name, subject, want) => {
+    expect(codeOfAuthorize(subject)).toBe(want);
+  });
+});

@@ -1,0 +1,110 @@
+import { problem } from '../problems.js';
+import type { ApiKeyRow } from '../storage/rows.js';
+import type { AccessTokens } from './access-tokens.js';
+import { apiKeyKindOf, apiKeySchemeName, scopesOfKeyKind } from './api-keys.js';
+import { digest } from './secrets.js';
+
+/** Who is calling: the account acted for, what the credential may do, and the key its rate window counts against. */
+export interface Credential {
+  accountId: string;
+  kind: 'secret' | 'publishable' | 'oauth';
+  scopes: 'all' | ReadonlySet<string>;
+  rateLimitKey: string;
+}
+
+export interface CredentialSources {
+  findApiKey(hash: string): Promise<ApiKeyRow | null>;
+  accessTokens: AccessTokens;
+}
+
+const challenge = (error?: string) => ({
+  'WWW-Authenticate': `Bearer realm="telemetry"${error ? `, error="${error}"` : ''}`,
+});
+
+/** Turns an Authorization header into a credential, or throws the authentication problem of the spec. */
+export async function authenticate(
+  header: string | undefined,
+  sources: CredentialSources,
+): Promise<Credential> {
+  if (header === undefined || header.trim() === '')
+    throw problem('missing_token', 'No Authorization header.', undefined, challenge());
+  const match = /^Bearer ([^\s]+)$/i.exec(header.trim());
+  const token = match?.[1];
+  if (token === undefined) {
+    throw problem(
+      'invalid_token',
+      'The Authorization header must be "Bearer <token>".',
+      undefined,
+      challenge('invalid_token'),
+    );
+  }
+  const keyKind = apiKeyKindOf(token);
+  if (keyKind !== null) {
+    const key = await sources.findApiKey(digest(token));
+    if (key === null)
+      throw problem('invalid_token', 'Unknown API key.', undefined, challenge('invalid_token'));
+    if (key.status !== 'active')
+      throw problem('key_revoked', 'This API key was revoked.', undefined, challenge('invalid_token'));
+    const scopes = scopesOfKeyKind(keyKind);
+    return {
+      accountId: key.accountId,
+      kind: keyKind,
+      scopes: scopes === 'all' ? 'all' : new Set(scopes),
+      rateLimitKey: key.id,
+    };
+  }
+  const checked = await sources.accessTokens.verify(token);
+  if (!checked.ok) {
+    if (checked.reason === 'expired') {
+      throw problem(
+        'token_expired',
+        'The access token expired; refresh it.',
+        undefined,
+        challenge('invalid_token'),
+      );
+    }
+    throw problem(
+      'invalid_token',
+      'The token is malformed or its signature is invalid.',
+      undefined,
+      challenge('invalid_token'),
+    );
+  }
+  const { accountId, clientId, scope } = checked.claims;
+  return {
+    accountId,
+    kind: 'oauth',
+    scopes: new Set(scope.split(' ')),
+    rateLimitKey: `oauth:${clientId}:${accountId}`,
+  };
+}
+
+/** One security alternative of an operation: a scheme name and the scopes it requires. */
+export interface SecurityAlternative {
+  name: string;
+  scopes: readonly string[];
+}
+
+/**
+ * Checks the credential against the operation's security. API keys are judged by the ApiKey alternative (a
+ * publishable key must hold its scopes), access tokens by the OAuth2 one.
+ */
+export function authorize(
+  credential: Credential,
+  alternatives: readonly SecurityAlternative[],
+  operationLabel: string,
+): void {
+  if (credential.scopes === 'all') return;
+  const held = credential.scopes;
+  const wanted = alternatives.find(
+    (alternative) => (credential.kind === 'oauth') === (alternative.name !== apiKeySchemeName),
+  );
+  const missing = (wanted?.scopes ?? []).filter((scope) => !held.has(scope));
+  if (missing.length === 0) return;
+  if (credential.kind === 'publishable') {
+    throw problem('publishable_key_forbidden', `A publishable key cannot ${operationLabel}.`);
+  }
+  throw problem('insufficient_scope', `This action needs the ${missing.join(' ')} scope.`, undefined, {
+    'WWW-Authenticate': `Bearer realm="telemetry", error="insufficient_scope", scope="${missing.join(' ')}"`,
+  });
+}
