@@ -1,0 +1,25 @@
+/** An RFC 6749 section 5.2 error of the token endpoint (not the API envelope). */
+export class OAuthError extends Error {
+  constructor(
+    readonly error:
+      | 'invalid_request'
+      | 'invalid_client'
+      | 'invalid_grant'
+      | 'unauthorized_client'
+      | 'unsupported_grant_type'
+      | 'invalid_scope',
+    readonly description: string,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+
+  /** invalid_client answers 401 (RFC 6749 section 5.2); every other error 400. */
+  get status(): number {
+    return this.error === 'invalid_client' ? 401 : 400;
+  }
+
+  toBody(): { error: string; error_description: string } {
+    return { error: this.error, error_description: this.description };
+  }
+}
