@@ -55,10 +55,37 @@ function schemaPatterns(model: ApiModel): Record<string, string> {
     if (typeof named.schema.pattern === 'string') patterns[named.name] = named.schema.pattern;
     const properties = isObject(named.schema.properties) ? named.schema.properties : {};
     for (const [property, schema] of Object.entries(properties)) {
-      if (isObject(schema) && typeof schema.pattern === 'string') patterns[`${named.name}.${property}`] = schema.pattern;
+      if (isObject(schema) && typeof schema.pattern === 'string')
+        patterns[`${named.name}.${property}`] = schema.pattern;
     }
   }
   return patterns;
+}
+
+/** `default` of each named schema (`Metadata`) and of its direct properties (`CreateStreamRequest.quality`). */
+function schemaDefaults(model: ApiModel): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {};
+  for (const named of model.schemas) {
+    if (isObject(named.schema) && 'default' in named.schema) defaults[named.name] = named.schema.default;
+    const properties =
+      isObject(named.schema) && isObject(named.schema.properties) ? named.schema.properties : {};
+    for (const [property, schema] of Object.entries(properties)) {
+      if (isObject(schema) && 'default' in schema) defaults[`${named.name}.${property}`] = schema.default;
+    }
+  }
+  return defaults;
+}
+
+/** `default` of each operation parameter (`listStreams.limit`). */
+function parameterDefaults(model: ApiModel): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {};
+  for (const operation of model.operations) {
+    for (const parameter of operation.parameters) {
+      if (isObject(parameter.schema) && 'default' in parameter.schema)
+        defaults[`${operation.id}.${parameter.name}`] = parameter.schema.default;
+    }
+  }
+  return defaults;
 }
 
 function constant(name: string, value: unknown, description: string): VariableStatementStructure {
@@ -79,7 +106,17 @@ function constant(name: string, value: unknown, description: string): VariableSt
 export function factStatements(model: ApiModel): VariableStatementStructure[] {
   const statements = [
     constant('apiPolicies', model.extensions, 'Top-level x- extensions of the OpenAPI document.'),
-    constant('schemaPatterns', schemaPatterns(model), 'The pattern of each named schema and of its direct properties.'),
+    constant(
+      'schemaPatterns',
+      schemaPatterns(model),
+      'The pattern of each named schema and of its direct properties.',
+    ),
+    constant(
+      'schemaDefaults',
+      schemaDefaults(model),
+      'The default of each named schema and of its direct properties.',
+    ),
+    constant('parameterDefaults', parameterDefaults(model), 'The default of each operation parameter.'),
     constant(
       'securitySchemeFacts',
       Object.fromEntries(

@@ -4,6 +4,10 @@
 export const apiPolicies = {} as const;
 /** The pattern of each named schema and of its direct properties. */
 export const schemaPatterns = {} as const;
+/** The default of each named schema and of its direct properties. */
+export const schemaDefaults = {} as const;
+/** The default of each operation parameter. */
+export const parameterDefaults = {} as const;
 /** Each security scheme: its x- extensions and OAuth scopes. */
 export const securitySchemeFacts = {} as const;
 /** Each channel: its address and x- extensions. */

@@ -4,6 +4,12 @@
 export const apiPolicies = {} as const;
 /** The pattern of each named schema and of its direct properties. */
 export const schemaPatterns = {} as const;
+/** The default of each named schema and of its direct properties. */
+export const schemaDefaults = {
+  'Thing.size': 1,
+} as const;
+/** The default of each operation parameter. */
+export const parameterDefaults = {} as const;
 /** Each security scheme: its x- extensions and OAuth scopes. */
 export const securitySchemeFacts = {
   bearer: {

@@ -1,0 +1,48 @@
+import { problem } from '../problems.js';
+import type { Page, PageRequest } from '../storage/store.js';
+
+/** A list query after validation: the validators have bounded `limit` and applied the spec's default. */
+export interface ListQuery {
+  limit: number;
+  after?: string;
+  before?: string;
+}
+
+/** The list envelope of the spec; `nextCursor` continues in the direction paged, null when no page follows. */
+export interface ListEnvelope<Item> {
+  object: 'list';
+  data: Item[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** `after` and `before` exclude each other. */
+export function pageRequest(query: ListQuery): PageRequest {
+  if (query.after !== undefined && query.before !== undefined) {
+    throw problem('parameters_exclusive', 'Give either after or before, not both.', 'before');
+  }
+  return {
+    limit: query.limit,
+    ...(query.after === undefined ? {} : { after: query.after }),
+    ...(query.before === undefined ? {} : { before: query.before }),
+  };
+}
+
+export function listEnvelope<Row, Item>(
+  page: Page<Row> | null,
+  request: PageRequest,
+  toItem: (row: Row) => Item,
+  idOf: (row: Row) => string,
+): ListEnvelope<Item> {
+  if (page === null) {
+    const param = request.after === undefined ? 'before' : 'after';
+    throw problem('cursor_invalid', `${param} is not the id of an item of this list.`, param);
+  }
+  const edge = request.before === undefined ? page.items.at(-1) : page.items[0];
+  return {
+    object: 'list',
+    data: page.items.map(toItem),
+    hasMore: page.hasMore,
+    nextCursor: page.hasMore && edge !== undefined ? idOf(edge) : null,
+  };
+}

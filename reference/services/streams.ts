@@ -1,0 +1,122 @@
+import { parameterDefaults, schemaDefaults, schemaPatterns } from '../../generated/types/facts.js';
+import type {
+  CreateStreamRequestBody,
+  ListStreamsParameters,
+  UpdateStreamRequestBody,
+} from '../../generated/types/operations.js';
+import type { CreatedStream, Stream, StreamList } from '../../generated/types/schemas.js';
+import { digest } from '../auth/secrets.js';
+import { isoTime } from '../clock.js';
+import { problem } from '../problems.js';
+import { randomMatching } from '../random-token.js';
+import type { StreamRow } from '../storage/rows.js';
+import type { ServiceContext } from './context.js';
+import { newId } from './ids.js';
+import { listEnvelope, pageRequest } from './pagination.js';
+import { liveFeedUrl, mqttTopicUrl } from './urls.js';
+
+export function streamObject(context: Pick<ServiceContext, 'urls'>, row: StreamRow): Stream {
+  return {
+    id: row.id,
+    object: 'stream',
+    title: row.title,
+    status: row.status as Stream['status'],
+    quality: row.quality as Stream['quality'],
+    format: row.format as Stream['format'],
+    region: row.region,
+    mqttTopic: mqttTopicUrl(context.urls, row.id),
+    wsUrl: liveFeedUrl(context.urls, row.id),
+    subscriberCount: row.subscriberCount,
+    createdAt: row.createdAt,
+    metadata: row.metadata,
+    startedAt: row.startedAt,
+    recordingReportId: row.recordingReportId,
+  };
+}
+
+export async function requireStream(context: ServiceContext, streamId: string): Promise<StreamRow> {
+  const row = await context.store.streams.get(context.accountId, streamId);
+  if (row === null) throw problem('resource_missing', `No such stream: ${streamId}.`, 'streamId');
+  return row;
+}
+
+async function requireReportForRecording(
+  context: ServiceContext,
+  reportId: string | null | undefined,
+): Promise<void> {
+  if (reportId === null || reportId === undefined) return;
+  if ((await context.store.reports.get(context.accountId, reportId)) === null) {
+    throw problem('resource_missing', `No such report: ${reportId}.`, 'recordingReportId');
+  }
+}
+
+/** Omitted fields take the spec's defaults; region falls back to the account's default region (documented). */
+export async function createStream(
+  context: ServiceContext,
+  body: CreateStreamRequestBody,
+  defaultRegion: string,
+): Promise<CreatedStream> {
+  await requireReportForRecording(context, body.recordingReportId);
+  const streamKey = randomMatching(schemaPatterns['CreatedStream.streamKey']);
+  const row = await context.store.streams.insert({
+    id: newId('StreamId'),
+    accountId: context.accountId,
+    title: body.title,
+    status: 'idle',
+    quality: body.quality ?? schemaDefaults['CreateStreamRequest.quality'],
+    format: body.format ?? schemaDefaults['CreateStreamRequest.format'],
+    region: body.region ?? defaultRegion,
+    streamKeyHash: digest(streamKey),
+    subscriberCount: 0,
+    metadata: body.metadata ?? { ...schemaDefaults.Metadata },
+    startedAt: null,
+    recordingReportId: body.recordingReportId ?? null,
+    createdAt: isoTime(context.clock),
+  });
+  return { ...streamObject(context, row), streamKey };
+}
+
+export async function listStreams(
+  context: ServiceContext,
+  query: NonNullable<ListStreamsParameters['query']>,
+): Promise<StreamList> {
+  const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listStreams.limit'] });
+  const filter = query.status === undefined ? {} : { status: query.status };
+  const page = await context.store.streams.list(context.accountId, request, filter);
+  return listEnvelope(
+    page,
+    request,
+    (row) => streamObject(context, row),
+    (row) => row.id,
+  );
+}
+
+export async function updateStream(
+  context: ServiceContext,
+  streamId: string,
+  body: UpdateStreamRequestBody,
+): Promise<Stream> {
+  const current = await requireStream(context, streamId);
+  const changesIngest =
+    (body.quality !== undefined && body.quality !== current.quality) ||
+    (body.format !== undefined && body.format !== current.format);
+  if (current.status === 'live' && changesIngest) {
+    throw problem(
+      'stream_live',
+      'Quality and format cannot change while the stream is live.',
+      body.quality !== undefined ? 'quality' : 'format',
+    );
+  }
+  await requireReportForRecording(context, body.recordingReportId);
+  const updated = await context.store.streams.update(context.accountId, streamId, body);
+  if (updated === null) throw problem('resource_missing', `No such stream: ${streamId}.`, 'streamId');
+  return streamObject(context, updated);
+}
+
+export async function deleteStream(context: ServiceContext, streamId: string) {
+  const current = await requireStream(context, streamId);
+  if (current.status === 'live')
+    throw problem('stream_live', 'A live stream cannot be deleted; disconnect its device first.');
+  await context.store.streams.delete(context.accountId, streamId);
+  return { id: streamId, object: 'stream' as const, deleted: true as const };
+}
