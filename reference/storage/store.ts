@@ -12,7 +12,11 @@ import type {
   WebhookRow,
 } from './rows.js';
 
-/** A page request: newest first; `after` continues past an item, `before` goes back before one. */
+/**
+ * A page request, newest first in insertion order (not by timestamp: the service runs on a scaled clock). `after`
+ * asks for the items older than the cursor item, `before` for the items newer than it (still newest first, the ones
+ * nearest the cursor); with both, the items between the two.
+ */
 export interface PageRequest {
   limit: number;
   after?: string;
@@ -32,8 +36,13 @@ export interface ResourceTable<
 > {
   insert(row: Row): Promise<Row>;
   get(accountId: string, id: string): Promise<Row | null>;
-  /** `null` when `after`/`before` is not the id of an item of this list. */
+  /**
+   * `null` when `after`/`before` is not the id of an item of this list: of this account and, for records and
+   * deliveries, of the same report or webhook. Other filters (`status`) narrow the items but not the cursor, so a
+   * cursor stays valid when its item's status changed between two pages.
+   */
   list(accountId: string, page: PageRequest, filter?: Filter): Promise<Page<Row> | null>;
+  /** Sets the fields given (undefined ones are left alone); `null` when this account has no row with that id. */
   update(accountId: string, id: string, changes: Partial<Omit<Row, 'id' | 'accountId'>>): Promise<Row | null>;
   delete(accountId: string, id: string): Promise<boolean>;
 }
@@ -60,8 +69,10 @@ export interface Store {
     /** Any account: the MQTT broker looks a stream up by its id alone. */
     getById(id: string): Promise<StreamRow | null>;
   };
+  /** `recordCount` is counted on read, never stored. Deleting a report deletes its records. */
   reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, { status?: string }>;
   records: ResourceTable<RecordRow, { reportId: string }>;
+  /** Deleting a webhook deletes its deliveries, so none is retried towards it. */
   webhooks: ResourceTable<WebhookRow> & {
     /** Active webhooks of an account subscribed to an event type. */
     subscribedTo(accountId: string, eventType: string): Promise<WebhookRow[]>;
@@ -91,7 +102,10 @@ export interface Store {
     markUsed(tokenHash: string, usedAt: string): Promise<boolean>;
     revokeFamily(familyId: string, revokedAt: string): Promise<void>;
   };
-  /** Runs `work` so that either all of its writes happen or none do. */
+  /**
+   * Runs `work` so that either all of its writes happen or none do. `work` must use the Store it receives (the outer
+   * one waits for the transaction to end); its `transaction` reuses the same transaction instead of nesting one.
+   */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -1,0 +1,31 @@
+import { migrate } from './migrate.js';
+import { openPgliteExecutor } from './pglite-executor.js';
+import { openPostgresExecutor } from './postgres-executor.js';
+import type { SqlExecutor } from './sql-executor.js';
+import { createSqlStore } from './sql-store.js';
+import type { Store } from './store.js';
+
+/** Where the data lives: a directory of the embedded PGlite database (the default), or a PostgreSQL server. */
+export type StoreLocation =
+  | { kind: 'embedded'; dataDir: string }
+  | { kind: 'postgres'; connectionString: string };
+
+/** The executor for a location, with the schema migrated to the current version. */
+export async function openExecutor(location: StoreLocation): Promise<SqlExecutor> {
+  const executor =
+    location.kind === 'embedded'
+      ? await openPgliteExecutor(location.dataDir)
+      : openPostgresExecutor(location.connectionString);
+  try {
+    await migrate(executor);
+  } catch (error) {
+    await executor.close();
+    throw error;
+  }
+  return executor;
+}
+
+/** Opens the store; one data directory must be open in one process at a time (PGlite is a single connection). */
+export async function openStore(location: StoreLocation): Promise<Store> {
+  return createSqlStore(await openExecutor(location));
+}

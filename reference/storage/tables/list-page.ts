@@ -1,0 +1,85 @@
+import type { SqlExecutor } from '../sql-executor.js';
+import type { Page, PageRequest } from '../store.js';
+import { type Column, fieldsOf, SqlParameters } from './columns.js';
+import type { OwnedTableShape } from './owned-table.js';
+import { selectRows } from './table-statements.js';
+
+interface Equality {
+  field: string;
+  column: Column;
+  value: unknown;
+}
+
+/**
+ * One page of an account's rows, newest first by insertion sequence. `after` returns rows older than the cursor row,
+ * `before` rows newer than it (still newest first, the ones nearest the cursor); with both, the rows between them.
+ * `hasMore` says whether more rows lie beyond the page in the direction paged. `null` when a cursor is not a row of
+ * this account (and of the shape's cursor scope).
+ */
+export async function listPage<Row>(
+  executor: SqlExecutor,
+  shape: OwnedTableShape<Row>,
+  accountId: string,
+  page: PageRequest,
+  filter: object,
+): Promise<Page<Row> | null> {
+  const equalities = [
+    { field: 'accountId', column: { name: 'account_id', kind: 'text' } as const, value: accountId },
+    ...filterEqualities(shape, filter),
+  ];
+  const scope = equalities.filter(({ field }) => field === 'accountId' || shape.cursorScope.includes(field));
+  const parameters = new SqlParameters();
+  const conditions = equalities.map((equality) => renderEquality(equality, parameters));
+  for (const [cursor, comparison] of [
+    [page.after, '<'],
+    [page.before, '>'],
+  ] as const) {
+    if (cursor === undefined) continue;
+    const sequence = await cursorSequence(executor, shape.table, scope, cursor);
+    if (sequence === null) return null;
+    conditions.push(`t.seq ${comparison} ${parameters.add(sequence)}::bigint`);
+  }
+  const backwards = page.after === undefined && page.before !== undefined;
+  const limit = parameters.add(page.limit + 1);
+  const rows = await selectRows(
+    executor,
+    shape,
+    conditions.join(' AND '),
+    parameters.values,
+    `ORDER BY t.seq ${backwards ? 'ASC' : 'DESC'} LIMIT ${limit}::integer`,
+  );
+  const items = rows.slice(0, page.limit);
+  return { items: backwards ? items.reverse() : items, hasMore: rows.length > page.limit };
+}
+
+function filterEqualities<Row>(shape: OwnedTableShape<Row>, filter: object): Equality[] {
+  const columns = new Map(fieldsOf(shape));
+  return Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => {
+      const column = columns.get(field);
+      if (!column) throw new Error(`${shape.table} has no field ${field} to filter on`);
+      return { field, column, value };
+    });
+}
+
+function renderEquality(equality: Equality, parameters: SqlParameters): string {
+  return `t.${equality.column.name} = ${parameters.add(equality.value, equality.column.kind)}`;
+}
+
+/** The cursor row's sequence number, or null when no row of the scope has that id. */
+async function cursorSequence(
+  executor: SqlExecutor,
+  table: string,
+  scope: readonly Equality[],
+  cursor: string,
+): Promise<unknown> {
+  const parameters = new SqlParameters();
+  const conditions = scope.map((equality) => renderEquality(equality, parameters));
+  conditions.push(`t.id = ${parameters.add(cursor)}`);
+  const [row] = await executor.query<{ seq: unknown }>(
+    `SELECT t.seq FROM ${table} AS t WHERE ${conditions.join(' AND ')}`,
+    parameters.values,
+  );
+  return row ? row.seq : null;
+}

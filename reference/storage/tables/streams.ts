@@ -1,0 +1,33 @@
+import type { StreamRow } from '../rows.js';
+import type { SqlExecutor } from '../sql-executor.js';
+import type { Store } from '../store.js';
+import { column } from './columns.js';
+import { type OwnedTableShape, ownedTable } from './owned-table.js';
+import { selectOne } from './table-statements.js';
+
+const streamShape: OwnedTableShape<StreamRow> = {
+  table: 'streams',
+  cursorScope: [],
+  columns: {
+    id: column('id'),
+    accountId: column('account_id'),
+    title: column('title'),
+    status: column('status'),
+    quality: column('quality'),
+    format: column('format'),
+    region: column('region'),
+    streamKeyHash: column('stream_key_hash'),
+    subscriberCount: column('subscriber_count', 'integer'),
+    metadata: column('metadata', 'json'),
+    startedAt: column('started_at', 'timestamp'),
+    recordingReportId: column('recording_report_id'),
+    createdAt: column('created_at', 'timestamp'),
+  },
+};
+
+export function streamsTable(executor: SqlExecutor): Store['streams'] {
+  return {
+    ...ownedTable<StreamRow, { status?: string }>(executor, streamShape),
+    getById: (id) => selectOne<StreamRow>(executor, streamShape, 't.id = $1', [id]),
+  };
+}
