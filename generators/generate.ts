@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { ResolvedGeneratorConfig } from './config.js';
 import './emitters/index.js';
 import type { EmitContext, GeneratedFile } from './emitters/generated-file.js';
@@ -18,10 +17,10 @@ export async function emitArtifacts(
     const emitter = emitterFor(name);
     return emitter === undefined ? [] : [emitter];
   });
-  const runtimeFromOutDir = path.relative(config.outDir, config.runtimeDir).split(path.sep).join('/');
   const symbols = new SymbolTable(
     emitters.flatMap((emitter) => emitter.declare(model)),
-    runtimeFromOutDir,
+    config.outDir,
+    config.runtimeDir,
   );
   const context: EmitContext = { model, config, symbols, problems: [] };
   const rendered = await Promise.all(emitters.map((emitter) => emitter.emit(context)));

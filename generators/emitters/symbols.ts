@@ -29,8 +29,9 @@ export class SymbolTable {
 
   constructor(
     declarations: readonly SymbolDeclaration[],
-    /** The runtime folder relative to the output folder (`../runtime`). */
-    readonly runtimeFromOutDir: string,
+    /** Absolute output folder and runtime folder: imports between them are computed from real locations. */
+    private readonly outDir: string,
+    private readonly runtimeDir: string,
   ) {
     for (const declaration of declarations) {
       const id = key(declaration.artifact, declaration.kind, declaration.id);
@@ -59,8 +60,10 @@ export class SymbolTable {
     );
   }
 
-  /** Specifier for importing a runtime module (`webhook-signature`) from an output file. */
+  /** Specifier for importing a runtime module (`webhook-signature`, `http/request`) from an output file. */
   runtimeImport(fromFile: string, module: string): string {
-    return relativeImport(fromFile, path.posix.join(this.runtimeFromOutDir, `${module}.ts`));
+    const fromDirectory = path.dirname(path.join(this.outDir, fromFile));
+    const relative = path.relative(fromDirectory, path.join(this.runtimeDir, `${module}.js`)).split(path.sep).join('/');
+    return relative.startsWith('.') ? relative : `./${relative}`;
   }
 }

@@ -152,8 +152,12 @@ function buildSecurity(node: unknown): SecurityRequirement[] {
   }));
 }
 
+/** The first server's URL with each `{variable}` replaced by its default (a variable without one stays a template). */
 function firstServerUrl(node: unknown): string | null {
-  return Array.isArray(node) && isObject(node[0]) ? stringAt(node[0], 'url') : null;
+  if (!Array.isArray(node) || !isObject(node[0])) return null;
+  const server = node[0];
+  const variables = objectAt(server, 'variables') ?? {};
+  return (stringAt(server, 'url') ?? '').replace(/\{([^}]+)\}/g, (whole, name: string) => stringAt(variables[name], 'default') ?? whole) || null;
 }
 
 function operationGroup(operation: JsonObject, path: string): string {

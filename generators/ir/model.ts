@@ -79,7 +79,7 @@ export interface Operation {
   parameters: Parameter[];
   requestBody: RequestBody | null;
   responses: Response[];
-  /** Base URL template when the operation overrides the document's servers (the OAuth endpoints). */
+  /** Base URL (server variables filled with their defaults) when the operation overrides the document's servers. */
   serverUrl: string | null;
   /** The operation's `x-*` fields, for emitters that understand them. */
   extensions: Record<string, unknown>;
@@ -149,7 +149,7 @@ export interface SecurityScheme {
 
 export interface ApiModel {
   sources: SourceDocument[];
-  /** The REST base URL template of the OpenAPI document's first server, or null. */
+  /** The REST base URL of the OpenAPI document's first server, variables filled with their defaults, or null. */
   serverUrl: string | null;
   schemas: NamedSchema[];
   operations: Operation[];

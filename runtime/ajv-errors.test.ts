@@ -1,0 +1,149 @@
+import type { ErrorObject } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import {
+  assertionFrom,
+  type CompiledValidator,
+  errorDetailFromAjv,
+  type FailureCodes,
+  guardFrom,
+  parameterPath,
+  parameterValidatorFrom,
+  ValidationFailed,
+  validatorFrom,
+} from './ajv-errors.js';
+
+// Codes of no particular spec: generated code passes the ones of its error catalogue.
+const codes: FailureCodes = {
+  missingParameter: { type: 'request', code: 'missing' },
+  invalidParameter: { type: 'request', code: 'invalid' },
+  unknownParameter: { type: 'request', code: 'unknown' },
+};
+
+function ajvError(
+  keyword: string,
+  instancePath: string,
+  params: Record<string, unknown> = {},
+  extra: Partial<ErrorObject> = {},
+): ErrorObject {
+  return { keyword, instancePath, schemaPath: `#/${keyword}`, params, message: 'must be fine', ...extra };
+}
+
+describe('errorDetailFromAjv', () => {
+  it.each([
+    ['required (root)', ajvError('required', '', { missingProperty: 'title' }), 'missing', 'title'],
+    [
+      'required (nested)',
+      ajvError('required', '/metadata', { missingProperty: 'site' }),
+      'missing',
+      'metadata.site',
+    ],
+    [
+      'required (array item)',
+      ajvError('required', '/samples/3', { missingProperty: 'ts' }),
+      'missing',
+      'samples.3.ts',
+    ],
+    [
+      'dependentRequired',
+      ajvError('dependentRequired', '', { missingProperty: 'b', property: 'a' }),
+      'missing',
+      'b',
+    ],
+    [
+      'additionalProperties',
+      ajvError('additionalProperties', '', { additionalProperty: 'colour' }),
+      'unknown',
+      'colour',
+    ],
+    [
+      'unevaluatedProperties (nested)',
+      ajvError('unevaluatedProperties', '/a', { unevaluatedProperty: 'b' }),
+      'unknown',
+      'a.b',
+    ],
+    ['maxLength', ajvError('maxLength', '/title', { limit: 3 }), 'invalid', 'title'],
+    ['maxProperties', ajvError('maxProperties', '/metadata', { limit: 2 }), 'invalid', 'metadata'],
+    ['escaped pointer', ajvError('type', '/a~1b/c~0d', { type: 'string' }), 'invalid', 'a/b.c~d'],
+    [
+      'propertyNames',
+      ajvError('maxLength', '/metadata', { limit: 2 }, { propertyName: 'key' }),
+      'invalid',
+      'metadata.key',
+    ],
+  ])('%s', (_name, error, code, param) => {
+    expect(errorDetailFromAjv(error, codes)).toEqual({
+      type: 'request',
+      code,
+      param,
+      message: expect.stringContaining(param),
+    });
+  });
+
+  it('leaves param out when the whole value is at fault', () => {
+    expect(errorDetailFromAjv(ajvError('type', '', { type: 'object' }), codes)).toEqual({
+      type: 'request',
+      code: 'invalid',
+      message: 'Invalid value: must be fine.',
+    });
+    expect(errorDetailFromAjv(undefined, codes)).toEqual({
+      type: 'request',
+      code: 'invalid',
+      message: 'Invalid value.',
+    });
+  });
+
+  it('writes a readable message', () => {
+    expect(errorDetailFromAjv(ajvError('required', '', { missingProperty: 'title' }), codes).message).toBe(
+      'Missing required parameter: title.',
+    );
+  });
+});
+
+/** A stand-in for a standalone function: objects with `name` pass; numeric strings become numbers, as coercion does. */
+const compiled: CompiledValidator = Object.assign(
+  (value: unknown) => {
+    const fields = value as Record<string, unknown>;
+    if (typeof fields.limit === 'string') fields.limit = Number(fields.limit);
+    const valid = typeof fields.name === 'string';
+    compiled.errors = valid ? null : [ajvError('required', '', { missingProperty: 'name' })];
+    return valid;
+  },
+  { errors: null },
+);
+
+describe('wrappers', () => {
+  it('returns the value or the detail', () => {
+    const validate = validatorFrom<{ name: string }>(compiled, codes);
+    expect(validate({ name: 'a' })).toEqual({ ok: true, value: { name: 'a' } });
+    expect(validate({})).toEqual({
+      ok: false,
+      error: expect.objectContaining({ code: 'missing', param: 'name' }),
+    });
+  });
+
+  it('validates parameter sets on a copy', () => {
+    const query = { name: 'a', limit: '5' };
+    expect(parameterValidatorFrom(compiled, codes)(query)).toEqual({
+      ok: true,
+      value: { name: 'a', limit: 5 },
+    });
+    expect(query.limit).toBe('5');
+  });
+
+  it('guards and asserts', () => {
+    expect(guardFrom<{ name: string }>(compiled)({ name: 'a' })).toBe(true);
+    expect(guardFrom<{ name: string }>(compiled)({})).toBe(false);
+    const assertNamed = assertionFrom<{ name: string }>(compiled, codes);
+    expect(() => assertNamed({ name: 'a' })).not.toThrow();
+    expect(() => assertNamed({})).toThrow(ValidationFailed);
+    expect(() => assertNamed({})).toThrow('Missing required parameter: name.');
+  });
+
+  it('names the path like the envelope does', () => {
+    expect([parameterPath(''), parameterPath('', 'a'), parameterPath('/x/0', 'y')]).toEqual([
+      '',
+      'a',
+      'x.0.y',
+    ]);
+  });
+});
