@@ -158,6 +158,8 @@ async function emit({ model }: { model: ApiModel }): Promise<GeneratedFile[]> {
   // The synthetic document is plain JSON built from the IR; openapi-typescript's OpenAPI3 type cannot see that.
   const ast = await openapiTS(syntheticOpenapi(model) as unknown as OpenAPI3, {
     defaultNonNullable: false,
+    // JSON Schema allows any properties where a schema names none; Record<string, never> would forbid them.
+    emptyObjectsUnknown: true,
     alphabetize: true,
     silent: true,
   });
