@@ -63,7 +63,10 @@ export class SymbolTable {
   /** Specifier for importing a runtime module (`webhook-signature`, `http/request`) from an output file. */
   runtimeImport(fromFile: string, module: string): string {
     const fromDirectory = path.dirname(path.join(this.outDir, fromFile));
-    const relative = path.relative(fromDirectory, path.join(this.runtimeDir, `${module}.js`)).split(path.sep).join('/');
+    const relative = path
+      .relative(fromDirectory, path.join(this.runtimeDir, `${module}.js`))
+      .split(path.sep)
+      .join('/');
     return relative.startsWith('.') ? relative : `./${relative}`;
   }
 }

@@ -1,10 +1,7 @@
-import path from 'node:path';
 import { type ImportDeclarationStructure, StructureKind } from 'ts-morph';
 import type { ResolvedGeneratorConfig } from '../../config.js';
 import type { SymbolDeclaration, SymbolTable } from '../symbols.js';
 import { relativeImport } from '../symbols.js';
-
-const posix = (file: string) => file.split(path.sep).join('/');
 
 /** Collects what one output file imports, then renders one sorted declaration per module. */
 export class FileImports {

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import * as bodyAndParams from './golden/body-and-params/expected/validators/index.js';
+import * as eventsAndMessages from './golden/events-and-messages/expected/validators/index.js';
+import * as responsesAndGuards from './golden/responses-and-guards/expected/validators/index.js';
+
+// The golden outputs run: what each tiny spec says, the generated validators do.
+const ok = (value: unknown) => ({ ok: true, value });
+const failed = (code: string, param?: string) => ({
+  ok: false,
+  error: expect.objectContaining({ code, ...(param === undefined ? {} : { param }) }),
+});
+
+describe('golden validators behave as their specs say', () => {
+  it.each([
+    ['query default filled in', bodyAndParams.validateListWidgetsQuery, {}, ok({ limit: 10 })],
+    ['query string coerced', bodyAndParams.validateListWidgetsQuery, { limit: '7' }, ok({ limit: 7 })],
+    [
+      'query closed (x-unknown-parameters)',
+      bodyAndParams.validateListWidgetsQuery,
+      { size: '1' },
+      failed('unknown_parameter', 'size'),
+    ],
+    [
+      'query enum through a reference',
+      bodyAndParams.validateListWidgetsQuery,
+      { colour: 'blue' },
+      failed('invalid_parameter', 'colour'),
+    ],
+    [
+      'headers stay open',
+      bodyAndParams.validateListWidgetsHeaders,
+      { 'X-Trace-Id': 'abcdefgh', Via: 'proxy' },
+      ok({ 'X-Trace-Id': 'abcdefgh', Via: 'proxy' }),
+    ],
+    [
+      'required header',
+      bodyAndParams.validateListWidgetsHeaders,
+      {},
+      failed('missing_parameter', 'X-Trace-Id'),
+    ],
+    [
+      'path pattern',
+      bodyAndParams.validateAddPartPath,
+      { widgetId: 'nope' },
+      failed('invalid_parameter', 'widgetId'),
+    ],
+    [
+      'body not coerced',
+      bodyAndParams.validateAddPartBody,
+      { name: 'a', sizes: ['1'] },
+      failed('invalid_parameter', 'sizes.0'),
+    ],
+    [
+      'property named title is validated',
+      bodyAndParams.validateCreateWidgetBody,
+      { name: 'a', title: 5 },
+      failed('invalid_parameter', 'title'),
+    ],
+    ['catalogue codes', responsesAndGuards.validateUpdateThingBody2, {}, failed('field_invalid')],
+    [
+      'default where the catalogue lacks the role',
+      responsesAndGuards.validateUpdateThingBody,
+      { colour: 'x' },
+      failed('unknown_parameter', 'colour'),
+    ],
+    [
+      'response by status',
+      responsesAndGuards.validateGetThingResponse200,
+      { id: 't', createdAt: 'yesterday' },
+      failed('field_invalid', 'createdAt'),
+    ],
+    [
+      'default response',
+      responsesAndGuards.validateGetThingResponseDefault,
+      { error: {} },
+      failed('field_missing', 'error.type'),
+    ],
+    [
+      'webhook payload',
+      eventsAndMessages.validateSensorOnlinePayload,
+      { type: 'sensor.online', sensorId: 'x' },
+      failed('invalid_parameter', 'sensorId'),
+    ],
+    [
+      'inline message payload',
+      eventsAndMessages.validateReadingsBatchPayload,
+      { readings: [{ value: 'a' }] },
+      failed('invalid_parameter', 'readings.0.value'),
+    ],
+    [
+      'text message payload',
+      eventsAndMessages.validateReadingsRawLinePayload,
+      'x'.repeat(101),
+      failed('invalid_parameter'),
+    ],
+  ] as const)('%s', (_name, validate, value, want) => {
+    expect(validate(value)).toEqual(want);
+  });
+
+  it('guards narrow', () => {
+    const value: unknown = { id: 't', createdAt: '2026-01-01T00:00:00Z', home: null };
+    expect(responsesAndGuards.isThing(value) && value.id).toBe('t');
+    expect(() => eventsAndMessages.assertReading({})).toThrow('Missing required parameter: value.');
+  });
+});

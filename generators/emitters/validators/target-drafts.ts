@@ -1,0 +1,61 @@
+import type { ApiModel, Channel, JsonSchema, Webhook } from '../../ir/model.js';
+import { pascalCase } from '../../ir/names.js';
+import { operationDrafts } from './operation-drafts.js';
+import { rejectsUnknownQuery } from './parameter-schema.js';
+
+/** Where the validated value's type comes from: a types-artifact symbol, optionally one member of it. */
+export interface TypeReference {
+  kind: string;
+  id: string;
+  member: string | null;
+}
+
+export interface TargetDraft {
+  /** Symbol kind and id other emitters look the validator up by. */
+  symbolKind: 'operation-input' | 'operation-response' | 'webhook-payload' | 'message-payload';
+  symbolId: string;
+  /** PascalCase name the export is made of (`CreateStreamBody` gives `validateCreateStreamBody`). */
+  baseName: string;
+  schema: JsonSchema;
+  /** Parameter sets arrive as strings: compiled with coercion and defaults. */
+  parameters: boolean;
+  type: TypeReference;
+  summary: string;
+  origin: string;
+}
+
+function webhookDraft(webhook: Webhook): TargetDraft {
+  return {
+    symbolKind: 'webhook-payload',
+    symbolId: webhook.name,
+    baseName: `${pascalCase(webhook.id)}Payload`,
+    schema: webhook.payload,
+    parameters: false,
+    type: { kind: 'webhook-payload', id: webhook.name, member: null },
+    summary: `Payload of the ${webhook.name} webhook.`,
+    origin: webhook.origin,
+  };
+}
+
+function messageDrafts(channel: Channel): TargetDraft[] {
+  return channel.messages.map((message) => ({
+    symbolKind: 'message-payload',
+    symbolId: `${channel.id}.${message.id}`,
+    baseName: `${pascalCase(channel.id)}${pascalCase(message.id)}Payload`,
+    schema: message.payload,
+    parameters: false,
+    type: { kind: 'channel-messages', id: channel.id, member: message.id },
+    summary: `Payload of message ${message.id} on ${channel.address ?? channel.id} (${message.contentType}).`,
+    origin: message.origin,
+  }));
+}
+
+/** Every validation target of the model, in the IR's order: operations, then webhooks, then channel messages. */
+export function targetDrafts(model: ApiModel): TargetDraft[] {
+  const closedQuery = rejectsUnknownQuery(model);
+  return [
+    ...model.operations.flatMap((operation) => operationDrafts(operation, closedQuery)),
+    ...model.webhooks.map(webhookDraft),
+    ...model.channels.flatMap(messageDrafts),
+  ];
+}

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
+import { contentTypeCheck } from './fastify-body.js';
+import { type InputRules, validatedInput } from './fastify-input.js';
+import {
+  type Authenticate,
+  type OperationHandler,
+  type OperationInput,
+  type OperationReply,
+  type OperationRoute,
+  responseFor,
+} from './fastify-routes.js';
+
+/** What one route needs besides its table entry; `requestIdOf` reads the id the server gave the request. */
+export interface OperationWiring<Auth> extends InputRules {
+  handler: OperationHandler;
+  authenticate: Authenticate<Auth>;
+  requestIdOf: (reply: FastifyReply) => string;
+  bodyLimit: number | null;
+}
+
+/** A handler's reply: status, headers, and the body in the content type the spec gives that status. */
+export function sendReply(route: OperationRoute, reply: FastifyReply, result: OperationReply): FastifyReply {
+  reply.code(result.status);
+  for (const [name, value] of Object.entries(result.headers ?? {})) {
+    if (value !== undefined) reply.header(name, value);
+  }
+  const contentType = responseFor(route, result.status)?.contentType ?? null;
+  const isText = typeof result.body === 'string' && !/json/.test(contentType ?? '');
+  if (contentType !== null) reply.type(isText ? `${contentType}; charset=utf-8` : contentType);
+  return reply.send(result.body);
+}
+
+/** Fastify's response map: JSON bodies only, with `4XX` spelt as Fastify spells it (`4xx`). */
+function responseSchemas(route: OperationRoute): Record<string, object> {
+  return Object.fromEntries(
+    Object.entries(route.responses).flatMap(([status, response]) =>
+      response.schema === undefined ? [] : [[status.replace('XX', 'xx'), response.schema]],
+    ),
+  );
+}
+
+/**
+ * One operation as Fastify route options: authentication first (before the body is even read), then the content
+ * type, then the precompiled validators, then the handler, whose reply is serialised by the response schemas.
+ */
+export function operationRoute<Auth>(wiring: OperationWiring<Auth>): RouteOptions {
+  const { route, catalogue, authenticate } = wiring;
+  const authByRequest = new WeakMap<FastifyRequest, Auth>();
+  const authenticateHook: onRequestAsyncHookHandler = async (request, reply) => {
+    const { operationId, security } = route;
+    authByRequest.set(request, await authenticate({ request, reply, operationId, security }));
+  };
+  return {
+    method: route.method,
+    url: route.url,
+    exposeHeadRoute: false,
+    ...(wiring.bodyLimit === null ? {} : { bodyLimit: wiring.bodyLimit }),
+    schema: { response: responseSchemas(route) },
+    onRequest: [...(route.security.length > 0 ? [authenticateHook] : []), contentTypeCheck(route, catalogue)],
+    handler: async (request, reply) => {
+      const input: OperationInput = {
+        ...validatedInput(wiring, request),
+        auth: authByRequest.get(request),
+        requestId: wiring.requestIdOf(reply),
+        raw: request,
+      };
+      // The validators produced exactly the types the generated handler declares.
+      const result = await (wiring.handler as (input: OperationInput) => Promise<OperationReply>)(input);
+      return sendReply(route, reply, result);
+    },
+  };
+}
