@@ -772,7 +772,7 @@ export interface components {
             created: components["schemas"]["UnixTime"];
             /** @description Contains `object`, the affected object in its current state. */
             data: {
-                object: Record<string, never>;
+                object: Record<string, unknown>;
             };
             id: components["schemas"]["EventId"];
             /** @description False only for webhook.test events. */
