@@ -70,7 +70,10 @@ export interface Store {
     getById(id: string): Promise<StreamRow | null>;
   };
   /** `recordCount` is counted on read, never stored. Deleting a report deletes its records. */
-  reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, { status?: string }>;
+  reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, { status?: string }> & {
+    /** Any account: a report's feed is public at its reportUrl. */
+    getById(id: string): Promise<(Omit<ReportRow, 'recordCount'> & { recordCount?: number }) | null>;
+  };
   records: ResourceTable<RecordRow, { reportId: string }>;
   /** Deleting a webhook deletes its deliveries, so none is retried towards it. */
   webhooks: ResourceTable<WebhookRow> & {

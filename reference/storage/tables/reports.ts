@@ -3,6 +3,7 @@ import type { SqlExecutor } from '../sql-executor.js';
 import type { Store } from '../store.js';
 import { column } from './columns.js';
 import { type OwnedTableShape, ownedTable } from './owned-table.js';
+import { selectOne } from './table-statements.js';
 
 type StoredReport = Omit<ReportRow, 'recordCount'> & { recordCount?: number };
 
@@ -42,8 +43,10 @@ const recordShape: OwnedTableShape<RecordRow> = {
   },
 };
 
-export const reportsTable = (executor: SqlExecutor): Store['reports'] =>
-  ownedTable<StoredReport, { status?: string }>(executor, reportShape);
+export const reportsTable = (executor: SqlExecutor): Store['reports'] => ({
+  ...ownedTable<StoredReport, { status?: string }>(executor, reportShape),
+  getById: (id) => selectOne<StoredReport>(executor, reportShape, 't.id = $1', [id]),
+});
 
 export const recordsTable = (executor: SqlExecutor): Store['records'] =>
   ownedTable<RecordRow, { reportId: string }>(executor, recordShape);

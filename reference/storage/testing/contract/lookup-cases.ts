@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyRow } from '../../rows.js';
-import { at, eventRow, newAccount, oauthClientRow, streamRow, uniqueId } from '../fixtures.js';
+import { at, eventRow, newAccount, oauthClientRow, reportRow, streamRow, uniqueId } from '../fixtures.js';
 import type { ContractContext } from './context.js';
 
 const apiKeyRow = (accountId: string, kind: string): ApiKeyRow => ({
@@ -57,6 +57,13 @@ function describeLookups(context: ContractContext): void {
       const store = context.store();
       const stream = await store.streams.insert(streamRow(await newAccount(store)));
       expect(await store.streams.getById(stream.id)).toEqual(stream);
+    });
+
+    it('reports.getById finds a report of any account, with its record count', async () => {
+      const store = context.store();
+      const report = await store.reports.insert(reportRow(await newAccount(store)));
+      expect(await store.reports.getById(report.id)).toEqual({ ...report, recordCount: 0 });
+      expect(await store.reports.getById(uniqueId('pod'))).toBeNull();
     });
 
     it('events: insert, get, absent for another account', async () => {

@@ -1,0 +1,155 @@
+import { parameterDefaults } from '../../generated/types/facts.js';
+import type {
+  CreateRecordRequestBody,
+  ListRecordsParameters,
+  UpdateRecordRequestBody,
+} from '../../generated/types/operations.js';
+import type { RecordList, Record as RecordObject, TelemetrySample } from '../../generated/types/schemas.js';
+import { isoTime } from '../clock.js';
+import { problem } from '../problems.js';
+import type { RecordRow } from '../storage/rows.js';
+import type { ServiceContext } from './context.js';
+import { recordEvent } from './events.js';
+import { newId } from './ids.js';
+import { listEnvelope, pageRequest } from './pagination.js';
+import { requireReport } from './reports.js';
+
+export function recordObject(row: RecordRow): RecordObject {
+  return {
+    id: row.id,
+    object: 'record',
+    reportId: row.reportId,
+    status: row.status as RecordObject['status'],
+    source: row.source as RecordObject['source'],
+    streamId: row.streamId,
+    title: row.title,
+    sampleCount: row.samples.length,
+    samples: row.samples as TelemetrySample[],
+    createdAt: row.createdAt,
+    publishedAt: row.publishedAt,
+  };
+}
+
+export function eventDataForRecord(record: RecordObject) {
+  return { object: record };
+}
+
+async function requireWritableReport(context: ServiceContext, reportId: string) {
+  const report = await requireReport(context, reportId);
+  if (report.status === 'archived')
+    throw problem('report_archived', 'The report is archived; its records cannot change.');
+  return report;
+}
+
+async function requireRecord(
+  context: ServiceContext,
+  reportId: string,
+  recordId: string,
+): Promise<RecordRow> {
+  const row = await context.store.records.get(context.accountId, recordId);
+  if (row === null || row.reportId !== reportId)
+    throw problem('resource_missing', `No such record: ${recordId}.`, 'recordId');
+  return row;
+}
+
+export async function createRecord(
+  context: ServiceContext,
+  reportId: string,
+  body: CreateRecordRequestBody,
+): Promise<RecordObject> {
+  await requireWritableReport(context, reportId);
+  const row = await context.store.records.insert({
+    id: newId('RecordId'),
+    accountId: context.accountId,
+    reportId,
+    status: 'draft',
+    source: 'upload',
+    streamId: null,
+    title: body.title ?? null,
+    samples: body.samples,
+    createdAt: isoTime(context.clock),
+    publishedAt: null,
+  });
+  return recordObject(row);
+}
+
+export async function listRecords(
+  context: ServiceContext,
+  reportId: string,
+  query: NonNullable<ListRecordsParameters['query']>,
+): Promise<RecordList> {
+  await requireReport(context, reportId);
+  const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listRecords.limit'] });
+  const page = await context.store.records.list(context.accountId, request, { reportId });
+  return listEnvelope(page, request, recordObject, (row) => row.id);
+}
+
+export async function getRecord(
+  context: ServiceContext,
+  reportId: string,
+  recordId: string,
+): Promise<RecordObject> {
+  await requireReport(context, reportId);
+  return recordObject(await requireRecord(context, reportId, recordId));
+}
+
+export async function updateRecord(
+  context: ServiceContext,
+  reportId: string,
+  recordId: string,
+  body: UpdateRecordRequestBody,
+): Promise<RecordObject> {
+  await requireWritableReport(context, reportId);
+  const current = await requireRecord(context, reportId, recordId);
+  if (current.status === 'published') throw problem('record_published', 'A published record cannot change.');
+  const updated = await context.store.records.update(context.accountId, recordId, body);
+  if (updated === null) throw problem('resource_missing', `No such record: ${recordId}.`, 'recordId');
+  return recordObject(updated);
+}
+
+/** Publishing moves the record to published, the report to published, and emits report.generated, all at once. */
+export async function publishRecord(
+  context: ServiceContext,
+  reportId: string,
+  recordId: string,
+): Promise<RecordObject> {
+  const report = await requireWritableReport(context, reportId);
+  const current = await requireRecord(context, reportId, recordId);
+  if (current.status === 'published') throw problem('record_published', 'The record is already published.');
+  return context.store.transaction(async (store) => {
+    const published = await store.records.update(context.accountId, recordId, {
+      status: 'published',
+      publishedAt: isoTime(context.clock),
+    });
+    if (published === null) throw problem('resource_missing', `No such record: ${recordId}.`, 'recordId');
+    if (report.status === 'draft')
+      await store.reports.update(context.accountId, reportId, { status: 'published' });
+    const record = recordObject(published);
+    await recordEvent(
+      store,
+      context.clock,
+      context.accountId,
+      'report.generated',
+      eventDataForRecord(record),
+    );
+    return record;
+  });
+}
+
+export async function deleteRecord(context: ServiceContext, reportId: string, recordId: string) {
+  await requireWritableReport(context, reportId);
+  const current = await requireRecord(context, reportId, recordId);
+  await context.store.transaction(async (store) => {
+    await store.records.delete(context.accountId, recordId);
+    if (current.status === 'published') {
+      await recordEvent(
+        store,
+        context.clock,
+        context.accountId,
+        'report.deleted',
+        eventDataForRecord(recordObject(current)),
+      );
+    }
+  });
+  return { id: recordId, object: 'record' as const, deleted: true as const };
+}

@@ -1,0 +1,114 @@
+import { parameterDefaults } from '../../generated/types/facts.js';
+import type {
+  CreateReportRequestBody,
+  ListReportsParameters,
+  UpdateReportRequestBody,
+} from '../../generated/types/operations.js';
+import type { Report, ReportList } from '../../generated/types/schemas.js';
+import { isoTime } from '../clock.js';
+import { problem } from '../problems.js';
+import type { ReportRow } from '../storage/rows.js';
+import type { ServiceContext } from './context.js';
+import { recordEvent } from './events.js';
+import { newId } from './ids.js';
+import { listEnvelope, pageRequest } from './pagination.js';
+import { eventDataForRecord, recordObject } from './records.js';
+import { reportFeedUrl } from './urls.js';
+
+export interface ReportContext extends ServiceContext {
+  /** The getReportFeed operation's path template, from the generated route table. */
+  feedPathTemplate: string;
+}
+
+type StoredReport = Omit<ReportRow, 'recordCount'> & { recordCount?: number };
+
+export function reportObject(context: ReportContext, row: StoredReport): Report {
+  return {
+    id: row.id,
+    object: 'report',
+    title: row.title,
+    status: row.status as Report['status'],
+    recordCount: row.recordCount ?? 0,
+    reportUrl: reportFeedUrl(context.urls, context.feedPathTemplate, row.id),
+    createdAt: row.createdAt,
+  };
+}
+
+export async function requireReport(context: ServiceContext, reportId: string): Promise<StoredReport> {
+  const row = await context.store.reports.get(context.accountId, reportId);
+  if (row === null) throw problem('resource_missing', `No such report: ${reportId}.`, 'reportId');
+  return row;
+}
+
+export async function createReport(context: ReportContext, body: CreateReportRequestBody): Promise<Report> {
+  const row = await context.store.reports.insert({
+    id: newId('ReportId'),
+    accountId: context.accountId,
+    title: body.title,
+    status: 'draft',
+    createdAt: isoTime(context.clock),
+  });
+  return reportObject(context, { ...row, recordCount: 0 });
+}
+
+export async function listReports(
+  context: ReportContext,
+  query: NonNullable<ListReportsParameters['query']>,
+): Promise<ReportList> {
+  const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listReports.limit'] });
+  const page = await context.store.reports.list(
+    context.accountId,
+    request,
+    query.status === undefined ? {} : { status: query.status },
+  );
+  return listEnvelope(
+    page,
+    request,
+    (row) => reportObject(context, row),
+    (row) => row.id,
+  );
+}
+
+export async function updateReport(
+  context: ReportContext,
+  reportId: string,
+  body: UpdateReportRequestBody,
+): Promise<Report> {
+  const current = await requireReport(context, reportId);
+  if (current.status === 'archived')
+    throw problem(
+      'report_archived',
+      'The report is archived.',
+      body.status === undefined ? undefined : 'status',
+    );
+  const updated = await context.store.reports.update(context.accountId, reportId, body);
+  if (updated === null) throw problem('resource_missing', `No such report: ${reportId}.`, 'reportId');
+  return reportObject(context, updated);
+}
+
+/** Deletes the report and its records in one transaction; each published record deleted emits report.deleted. */
+export async function deleteReport(context: ReportContext, reportId: string) {
+  await requireReport(context, reportId);
+  await context.store.transaction(async (store) => {
+    for (
+      let page = await store.records.list(context.accountId, { limit: 100 }, { reportId });
+      page !== null && page.items.length > 0;
+    ) {
+      for (const record of page.items) {
+        await store.records.delete(context.accountId, record.id);
+        if (record.status === 'published') {
+          await recordEvent(
+            store,
+            context.clock,
+            context.accountId,
+            'report.deleted',
+            eventDataForRecord(recordObject(record)),
+          );
+        }
+      }
+      page = await store.records.list(context.accountId, { limit: 100 }, { reportId });
+    }
+    await store.reports.delete(context.accountId, reportId);
+  });
+  return { id: reportId, object: 'report' as const, deleted: true as const };
+}

@@ -1,0 +1,135 @@
+import { apiPolicies, parameterDefaults, schemaPatterns } from '../../generated/types/facts.js';
+import type {
+  CreateWebhookRequestBody,
+  ListWebhookDeliveriesParameters,
+  ListWebhooksParameters,
+} from '../../generated/types/operations.js';
+import type {
+  CreatedWebhook,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookTestEvent,
+} from '../../generated/types/schemas.js';
+import { isoTime } from '../clock.js';
+import { problem } from '../problems.js';
+import { randomMatching } from '../random-token.js';
+import type { DeliveryRow, WebhookRow } from '../storage/rows.js';
+import type { ServiceContext } from './context.js';
+import { eventObject, recordEvent } from './events.js';
+import { newId } from './ids.js';
+import { listEnvelope, pageRequest } from './pagination.js';
+
+/** Every representation but the creation response: the signing secret never leaves again. */
+export function webhookObject(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    object: 'webhook',
+    url: row.url,
+    events: row.events as Webhook['events'],
+    status: row.status as Webhook['status'],
+    description: row.description,
+    createdAt: row.createdAt,
+  };
+}
+
+export function deliveryObject(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    object: 'webhook_delivery',
+    webhookId: row.webhookId,
+    eventId: row.eventId,
+    eventType: row.eventType as WebhookDelivery['eventType'],
+    status: row.status as WebhookDelivery['status'],
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt,
+    createdAt: row.createdAt,
+  };
+}
+
+async function requireWebhook(context: ServiceContext, webhookId: string): Promise<WebhookRow> {
+  const row = await context.store.webhooks.get(context.accountId, webhookId);
+  if (row === null) throw problem('resource_missing', `No such webhook: ${webhookId}.`, 'webhookId');
+  return row;
+}
+
+export async function createWebhook(
+  context: ServiceContext,
+  body: CreateWebhookRequestBody,
+): Promise<CreatedWebhook> {
+  return context.store.transaction(async (store) => {
+    if ((await store.webhooks.count(context.accountId)) >= apiPolicies.limits.maxWebhooksPerAccount) {
+      throw problem(
+        'webhook_limit_reached',
+        `An account has at most ${apiPolicies.limits.maxWebhooksPerAccount} webhooks.`,
+      );
+    }
+    const signingSecret = randomMatching(schemaPatterns['CreatedWebhook.signingSecret'], 32);
+    const row = await store.webhooks.insert({
+      id: newId('WebhookId'),
+      accountId: context.accountId,
+      url: body.url,
+      events: [...body.events],
+      description: body.description ?? null,
+      signingSecret,
+      status: 'active',
+      createdAt: isoTime(context.clock),
+    });
+    return { ...webhookObject(row), signingSecret };
+  });
+}
+
+export async function getWebhook(context: ServiceContext, webhookId: string): Promise<Webhook> {
+  return webhookObject(await requireWebhook(context, webhookId));
+}
+
+export async function listWebhooks(
+  context: ServiceContext,
+  query: NonNullable<ListWebhooksParameters['query']>,
+): Promise<WebhookList> {
+  const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listWebhooks.limit'] });
+  return listEnvelope(
+    await context.store.webhooks.list(context.accountId, request),
+    request,
+    webhookObject,
+    (row) => row.id,
+  );
+}
+
+export async function deleteWebhook(context: ServiceContext, webhookId: string) {
+  await requireWebhook(context, webhookId);
+  await context.store.webhooks.delete(context.accountId, webhookId);
+  return { id: webhookId, object: 'webhook' as const, deleted: true as const };
+}
+
+/** Records a webhook.test event for this one webhook; the dispatcher delivers it like any other. */
+export async function sendTestEvent(context: ServiceContext, webhookId: string): Promise<WebhookTestEvent> {
+  const webhook = await requireWebhook(context, webhookId);
+  const event = await recordEvent(
+    context.store,
+    context.clock,
+    context.accountId,
+    'webhook.test',
+    { object: webhookObject(webhook) },
+    {
+      livemode: false,
+      onlyWebhookId: webhook.id,
+    },
+  );
+  return eventObject(event) as WebhookTestEvent;
+}
+
+export async function listDeliveries(
+  context: ServiceContext,
+  webhookId: string,
+  query: NonNullable<ListWebhookDeliveriesParameters['query']>,
+): Promise<WebhookDeliveryList> {
+  await requireWebhook(context, webhookId);
+  const request = pageRequest({
+    ...query,
+    limit: query.limit ?? parameterDefaults['listWebhookDeliveries.limit'],
+  });
+  const page = await context.store.deliveries.list(context.accountId, request, { webhookId });
+  return listEnvelope(page, request, deliveryObject, (row) => row.id);
+}
