@@ -157,7 +157,12 @@ function firstServerUrl(node: unknown): string | null {
   if (!Array.isArray(node) || !isObject(node[0])) return null;
   const server = node[0];
   const variables = objectAt(server, 'variables') ?? {};
-  return (stringAt(server, 'url') ?? '').replace(/\{([^}]+)\}/g, (whole, name: string) => stringAt(variables[name], 'default') ?? whole) || null;
+  return (
+    (stringAt(server, 'url') ?? '').replace(
+      /\{([^}]+)\}/g,
+      (whole, name: string) => stringAt(variables[name], 'default') ?? whole,
+    ) || null
+  );
 }
 
 function operationGroup(operation: JsonObject, path: string): string {

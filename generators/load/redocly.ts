@@ -1,12 +1,5 @@
 import path from 'node:path';
-import {
-  bundle,
-  type Config,
-  createConfig,
-  lint,
-  loadConfig,
-  type NormalizedProblem,
-} from '@redocly/openapi-core';
+import { bundle, type Config, createConfig, loadConfig, type NormalizedProblem } from '@redocly/openapi-core';
 import type { JsonObject } from '../ir/json.js';
 import type { Problem } from '../problems.js';
 import { assertFileExists } from './input-file.js';

@@ -61,7 +61,8 @@ export function typeCheck(files: ReadonlyMap<string, string> | readonly string[]
   host.fileExists = (fileName) => inMemory.has(fileName) || fileExists(fileName);
   const directoryExists = host.directoryExists?.bind(host);
   host.directoryExists = (directory) =>
-    [...inMemory.keys()].some((file) => file.startsWith(`${directory}${path.sep}`)) || (directoryExists?.(directory) ?? true);
+    [...inMemory.keys()].some((file) => file.startsWith(`${directory}${path.sep}`)) ||
+    (directoryExists?.(directory) ?? true);
   const program = ts.createProgram({ rootNames, options: strictOptions, host });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
