@@ -82,6 +82,7 @@ export function toProblem(
   return problemFor(catalogue, 'internalError', internal?.description ?? 'The service failed.');
 }
 
+/** The envelope with the problem's status and any headers it must carry (`WWW-Authenticate`, `Retry-After`). */
 export function sendProblem(reply: FastifyReply, problem: ApiProblem, requestId: string): FastifyReply {
-  return reply.code(problem.status).send(envelope(problem.toDetail(), requestId));
+  return reply.code(problem.status).headers(problem.headers).send(envelope(problem.toDetail(), requestId));
 }

@@ -19,6 +19,8 @@ export interface OperationRoute {
   readonly method: HTTPMethods;
   /** Fastify's syntax: `/streams/:streamId`. */
   readonly url: string;
+  /** The base URL of the server the operation lives on when it is not the document's default (the OAuth endpoints). */
+  readonly serverUrl: string | null;
   /** Alternatives, one of which must hold; empty when the operation needs no authentication. */
   readonly security: readonly SecurityRequirement[];
   readonly requestBody: { readonly contentType: string; readonly required: boolean } | null;

@@ -27,6 +27,8 @@ export interface ServerSetup<Auth> {
   /** The spec refuses unknown query parameters, also of operations that define none (and have no validator). */
   closedQuery: boolean;
   renderError?: RenderError | undefined;
+  /** Only these operations (by operationId) are registered; all when absent. */
+  operations?: readonly string[] | undefined;
 }
 
 /**
@@ -59,7 +61,10 @@ export function registerOperations<Auth>(fastify: FastifyInstance, setup: Server
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header(requestIdHeader, setup.requestId(request));
   });
-  const routes = Object.values(setup.routes);
+  const selected = setup.operations === undefined ? null : new Set(setup.operations);
+  const routes = Object.values(setup.routes).filter(
+    (route) => selected === null || selected.has(route.operationId),
+  );
   fastify.setErrorHandler(errorHandler(fastify.prefix, routes, setup));
   setNotFoundHandler(fastify, routes, catalogue);
   addBodyParsers(fastify, routes);

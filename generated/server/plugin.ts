@@ -14,6 +14,8 @@ export interface TelemetryServerOptions<Auth = unknown> {
   handlers: Handlers<Auth>;
   /** Runs before the body is read for every operation with security; throw an ApiProblem to refuse. */
   authenticate: Authenticate<Auth>;
+  /** The operationIds to register (by default all): a deployment serves the operations of another server (`serverUrl`) on another listener. */
+  operations?: readonly string[];
   /** For operations whose errors are not the envelope (an RFC 6749 body, a page): the reply to send instead. */
   renderError?: RenderError;
   /** Each request's id; by default 'req_' and 16 random base62 characters. */
@@ -75,5 +77,6 @@ export async function telemetryServer<Auth = unknown>(fastify: FastifyInstance, 
     bodyLimit: 1048576,
     closedQuery: true,
     renderError: options.renderError,
+    operations: options.operations,
   });
 }

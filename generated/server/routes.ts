@@ -8,6 +8,7 @@ export const routes = {
     operationId: 'createRecord',
     method: 'POST',
     url: '/reports/:reportId/records',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:write'] }] }],
     requestBody: { contentType: 'application/json', required: true },
     responses: {
@@ -25,6 +26,7 @@ export const routes = {
     operationId: 'createReport',
     method: 'POST',
     url: '/reports',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:write'] }] }],
     requestBody: { contentType: 'application/json', required: true },
     responses: {
@@ -40,6 +42,7 @@ export const routes = {
     operationId: 'createStream',
     method: 'POST',
     url: '/streams',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['streams:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['streams:write'] }] }],
     requestBody: { contentType: 'application/json', required: true },
     responses: {
@@ -55,6 +58,7 @@ export const routes = {
     operationId: 'createSubscriberToken',
     method: 'POST',
     url: '/streams/:streamId/subscriber_tokens',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['streams:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['streams:read'] }] }],
     requestBody: { contentType: 'application/json', required: false },
     responses: {
@@ -71,6 +75,7 @@ export const routes = {
     operationId: 'createWebhook',
     method: 'POST',
     url: '/webhooks',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['webhooks:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['webhooks:write'] }] }],
     requestBody: { contentType: 'application/json', required: true },
     responses: {
@@ -86,6 +91,7 @@ export const routes = {
     operationId: 'deleteRecord',
     method: 'DELETE',
     url: '/reports/:reportId/records/:recordId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:write'] }] }],
     requestBody: null,
     responses: {
@@ -103,6 +109,7 @@ export const routes = {
     operationId: 'deleteReport',
     method: 'DELETE',
     url: '/reports/:reportId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:write'] }] }],
     requestBody: null,
     responses: {
@@ -119,6 +126,7 @@ export const routes = {
     operationId: 'deleteStream',
     method: 'DELETE',
     url: '/streams/:streamId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['streams:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['streams:write'] }] }],
     requestBody: null,
     responses: {
@@ -136,6 +144,7 @@ export const routes = {
     operationId: 'deleteWebhook',
     method: 'DELETE',
     url: '/webhooks/:webhookId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['webhooks:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['webhooks:write'] }] }],
     requestBody: null,
     responses: {
@@ -152,6 +161,7 @@ export const routes = {
     operationId: 'getAccount',
     method: 'GET',
     url: '/account',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['account:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['account:read'] }] }],
     requestBody: null,
     responses: {
@@ -166,6 +176,7 @@ export const routes = {
     operationId: 'getRecord',
     method: 'GET',
     url: '/reports/:reportId/records/:recordId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:read'] }] }],
     requestBody: null,
     responses: {
@@ -182,6 +193,7 @@ export const routes = {
     operationId: 'getReport',
     method: 'GET',
     url: '/reports/:reportId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:read'] }] }],
     requestBody: null,
     responses: {
@@ -198,6 +210,7 @@ export const routes = {
     operationId: 'getReportFeed',
     method: 'GET',
     url: '/reports/:reportId/feed.xml',
+    serverUrl: null,
     security: [],
     requestBody: null,
     responses: {
@@ -211,6 +224,7 @@ export const routes = {
     operationId: 'getStream',
     method: 'GET',
     url: '/streams/:streamId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['streams:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['streams:read'] }] }],
     requestBody: null,
     responses: {
@@ -227,6 +241,7 @@ export const routes = {
     operationId: 'getWebhook',
     method: 'GET',
     url: '/webhooks/:webhookId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['webhooks:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['webhooks:read'] }] }],
     requestBody: null,
     responses: {
@@ -243,6 +258,7 @@ export const routes = {
     operationId: 'listRecords',
     method: 'GET',
     url: '/reports/:reportId/records',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:read'] }] }],
     requestBody: null,
     responses: {
@@ -259,6 +275,7 @@ export const routes = {
     operationId: 'listReports',
     method: 'GET',
     url: '/reports',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:read'] }] }],
     requestBody: null,
     responses: {
@@ -274,6 +291,7 @@ export const routes = {
     operationId: 'listStreams',
     method: 'GET',
     url: '/streams',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['streams:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['streams:read'] }] }],
     requestBody: null,
     responses: {
@@ -289,6 +307,7 @@ export const routes = {
     operationId: 'listWebhookDeliveries',
     method: 'GET',
     url: '/webhooks/:webhookId/deliveries',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['webhooks:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['webhooks:read'] }] }],
     requestBody: null,
     responses: {
@@ -305,6 +324,7 @@ export const routes = {
     operationId: 'listWebhooks',
     method: 'GET',
     url: '/webhooks',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['webhooks:read'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['webhooks:read'] }] }],
     requestBody: null,
     responses: {
@@ -320,6 +340,7 @@ export const routes = {
     operationId: 'oauthAuthorize',
     method: 'GET',
     url: '/oauth/authorize',
+    serverUrl: 'https://auth.telemetry.example',
     security: [],
     requestBody: null,
     responses: {
@@ -332,6 +353,7 @@ export const routes = {
     operationId: 'oauthToken',
     method: 'POST',
     url: '/oauth/token',
+    serverUrl: 'https://auth.telemetry.example',
     security: [],
     requestBody: { contentType: 'application/x-www-form-urlencoded', required: true },
     responses: {
@@ -344,6 +366,7 @@ export const routes = {
     operationId: 'publishRecord',
     method: 'POST',
     url: '/reports/:reportId/records/:recordId/publish',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:write'] }] }],
     requestBody: null,
     responses: {
@@ -361,6 +384,7 @@ export const routes = {
     operationId: 'testWebhook',
     method: 'POST',
     url: '/webhooks/:webhookId/test',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['webhooks:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['webhooks:write'] }] }],
     requestBody: null,
     responses: {
@@ -377,6 +401,7 @@ export const routes = {
     operationId: 'updateRecord',
     method: 'PATCH',
     url: '/reports/:reportId/records/:recordId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:write'] }] }],
     requestBody: { contentType: 'application/json', required: true },
     responses: {
@@ -394,6 +419,7 @@ export const routes = {
     operationId: 'updateReport',
     method: 'PATCH',
     url: '/reports/:reportId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['reports:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['reports:write'] }] }],
     requestBody: { contentType: 'application/json', required: true },
     responses: {
@@ -411,6 +437,7 @@ export const routes = {
     operationId: 'updateStream',
     method: 'PATCH',
     url: '/streams/:streamId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'ApiKey', scopes: ['streams:write'] }] }, { schemes: [{ name: 'OAuth2', scopes: ['streams:write'] }] }],
     requestBody: { contentType: 'application/json', required: true },
     responses: {

@@ -37,6 +37,7 @@ function setupText(context: EmitContext, facts: ServerFacts): string {
     bodyLimit: ${facts.bodyLimit ?? 'null'},
     closedQuery: ${rejectsUnknownQuery(model)},
     renderError: options.renderError,
+    operations: options.operations,
   });`;
 }
 

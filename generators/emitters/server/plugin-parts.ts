@@ -61,6 +61,14 @@ export function optionsInterface(model: ApiModel, facts: ServerFacts): Interface
       { name: 'handlers', type: 'Handlers<Auth>' },
       ...(isProtected(model) ? [authenticate] : []),
       {
+        name: 'operations',
+        hasQuestionToken: true,
+        type: 'readonly string[]',
+        docs: [
+          'The operationIds to register (by default all): a deployment serves the operations of another server (`serverUrl`) on another listener.',
+        ],
+      },
+      {
         name: 'renderError',
         hasQuestionToken: true,
         type: 'RenderError',

@@ -52,6 +52,7 @@ function routeEntry(operation: Operation, context: EmitContext): string {
     operationId: ${stringLiteral(operation.id)},
     method: ${stringLiteral(operation.method.toUpperCase())},
     url: ${stringLiteral(fastifyUrl(operation, context))},
+    serverUrl: ${operation.serverUrl === null ? 'null' : stringLiteral(operation.serverUrl)},
     security: [${security.join(', ')}],
     requestBody: ${body === null ? 'null' : `{ contentType: ${stringLiteral(body.contentType)}, required: ${body.required} }`},${headers.length === 0 ? '' : `\n    headerParameters: ${list(headers)},`}
     responses: {\n${responses.join('\n')}\n},

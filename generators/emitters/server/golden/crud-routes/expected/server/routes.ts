@@ -8,6 +8,7 @@ export const routes = {
     operationId: 'createWidget',
     method: 'POST',
     url: '/widgets',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'bearer', scopes: ['widgets:write'] }] }],
     requestBody: { contentType: 'application/json', required: true },
     responses: {
@@ -19,6 +20,7 @@ export const routes = {
     operationId: 'deleteWidget',
     method: 'DELETE',
     url: '/widgets/:widgetId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'bearer', scopes: ['widgets:write'] }] }],
     requestBody: null,
     responses: {
@@ -30,6 +32,7 @@ export const routes = {
     operationId: 'getWidget',
     method: 'GET',
     url: '/widgets/:widgetId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'bearer', scopes: ['widgets:read'] }] }],
     requestBody: null,
     responses: {
@@ -41,6 +44,7 @@ export const routes = {
     operationId: 'listWidgets',
     method: 'GET',
     url: '/widgets',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'bearer', scopes: ['widgets:read'] }] }],
     requestBody: null,
     responses: {

@@ -14,6 +14,8 @@ export interface VaultServerOptions<Auth = unknown> {
   handlers: Handlers<Auth>;
   /** Runs before the body is read for every operation with security; throw an ApiProblem to refuse. */
   authenticate: Authenticate<Auth>;
+  /** The operationIds to register (by default all): a deployment serves the operations of another server (`serverUrl`) on another listener. */
+  operations?: readonly string[];
   /** For operations whose errors are not the envelope (an RFC 6749 body, a page): the reply to send instead. */
   renderError?: RenderError;
   /** Each request's id; by default 'trc_' and 12 random base62 characters. */
@@ -50,5 +52,6 @@ export async function vaultServer<Auth = unknown>(fastify: FastifyInstance, opti
     bodyLimit: null,
     closedQuery: false,
     renderError: options.renderError,
+    operations: options.operations,
   });
 }

@@ -8,6 +8,7 @@ export const routes = {
     operationId: 'getFolder',
     method: 'GET',
     url: '/folders/:folderId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'apiKey', scopes: ['folders:read'] }] }, { schemes: [{ name: 'oauth', scopes: ['folders:read', 'profile'] }] }],
     requestBody: null,
     responses: {
@@ -20,6 +21,7 @@ export const routes = {
     operationId: 'getHealth',
     method: 'GET',
     url: '/health',
+    serverUrl: null,
     security: [],
     requestBody: null,
     responses: {
@@ -30,6 +32,7 @@ export const routes = {
     operationId: 'signFolder',
     method: 'PUT',
     url: '/folders/:folderId',
+    serverUrl: null,
     security: [{ schemes: [{ name: 'apiKey', scopes: ['folders:write'] }, { name: 'device', scopes: [] }] }],
     requestBody: null,
     headerParameters: ['X-Signature'],

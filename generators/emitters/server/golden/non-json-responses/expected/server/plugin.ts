@@ -12,6 +12,8 @@ import { routes } from './routes.js';
 /** What the implementation supplies: the handlers, its authentication and, optionally, request ids. */
 export interface FeedServerOptions<Auth = unknown> {
   handlers: Handlers<Auth>;
+  /** The operationIds to register (by default all): a deployment serves the operations of another server (`serverUrl`) on another listener. */
+  operations?: readonly string[];
   /** For operations whose errors are not the envelope (an RFC 6749 body, a page): the reply to send instead. */
   renderError?: RenderError;
   /** Each request's id; by default '' and 16 random base62 characters. */
@@ -48,5 +50,6 @@ export async function feedServer<Auth = unknown>(fastify: FastifyInstance, optio
     bodyLimit: null,
     closedQuery: false,
     renderError: options.renderError,
+    operations: options.operations,
   });
 }

@@ -8,6 +8,7 @@ export const routes = {
     operationId: 'getFeed',
     method: 'GET',
     url: '/feeds/:feedId.xml',
+    serverUrl: null,
     security: [],
     requestBody: null,
     responses: {
@@ -19,6 +20,7 @@ export const routes = {
     operationId: 'showLogin',
     method: 'GET',
     url: '/login',
+    serverUrl: null,
     security: [],
     requestBody: null,
     responses: {
@@ -30,6 +32,7 @@ export const routes = {
     operationId: 'submitLogin',
     method: 'POST',
     url: '/login',
+    serverUrl: null,
     security: [],
     requestBody: { contentType: 'application/x-www-form-urlencoded', required: true },
     responses: {
