@@ -69,6 +69,7 @@ const handlers: Handlers<Caller> = {
     throw new Error('database on fire at /srv/db');
   },
   getReportFeed: async () => ({ status: 200, body: '<?xml version="1.0"?><rss version="2.0"></rss>' }),
+  oauthConsent: notUsed,
   oauthAuthorize: async (request) => ({
     status: 302,
     headers: { Location: `https://app.example.com/callback?code=c1&state=${request.query.state}` },

@@ -349,6 +349,18 @@ export const routes = {
       '400': { contentType: 'text/html' },
     },
   },
+  oauthConsent: {
+    operationId: 'oauthConsent',
+    method: 'POST',
+    url: '/oauth/authorize',
+    serverUrl: 'https://auth.telemetry.example',
+    security: [],
+    requestBody: { contentType: 'application/x-www-form-urlencoded', required: true },
+    responses: {
+      '302': { contentType: null },
+      '400': { contentType: 'text/html' },
+    },
+  },
   oauthToken: {
     operationId: 'oauthToken',
     method: 'POST',

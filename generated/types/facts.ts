@@ -63,6 +63,7 @@ export const apiPolicies = {
 /** The pattern of each named schema and of its direct properties. */
 export const schemaPatterns = {
   AccountId: '^acct_[A-Za-z0-9]{1,64}$',
+  'ConsentRequest.code_challenge': '^[A-Za-z0-9_-]{43}$',
   'CreatedStream.streamKey': '^stk_[A-Za-z0-9]{32}$',
   'CreatedWebhook.signingSecret': '^whsec_[A-Za-z0-9]{32,}$',
   'DeletedObject.id': '^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$',

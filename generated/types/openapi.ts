@@ -28,7 +28,8 @@ export interface paths {
         /** Authorize a client */
         get: operations["oauthAuthorize"];
         put?: never;
-        post?: never;
+        /** Give or refuse consent */
+        post: operations["oauthConsent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -448,6 +449,35 @@ export interface components {
          * @example free
          */
         AccountPlan: string & ("free" | "paid");
+        /**
+         * ConsentRequest
+         * @description Form fields of `POST {auth_url}/oauth/authorize`, the consent decision; the authorization request's own parameters travel along.
+         * @example {
+         *       "client_id": "cl_7Hd2Kq9Vm4Xt",
+         *       "redirect_uri": "https://app.example.com/callback",
+         *       "response_type": "code",
+         *       "scope": "streams:read",
+         *       "state": "5f1c2b8e9a",
+         *       "decision": "approve",
+         *       "api_key": "tlm_sk_Vq8Lm2Xr7Tb4Nw9Kc3Pz6Hd1Fy5Js0Ga"
+         *     }
+         */
+        ConsentRequest: {
+            /** @description A secret API key of the account that consents. */
+            api_key: string;
+            client_id: string;
+            code_challenge?: string;
+            /** @constant */
+            code_challenge_method?: "S256";
+            /** @enum {string} */
+            decision: "approve" | "deny";
+            /** Format: uri */
+            redirect_uri: string;
+            /** @constant */
+            response_type: "code";
+            scope: components["schemas"]["OAuthScopeList"];
+            state: string;
+        };
         /**
          * CreatedStream
          * @description The stream as returned by its creation, the only response that carries `streamKey`.
@@ -1775,6 +1805,7 @@ export interface operations {
                 client_id: string;
                 code_challenge?: string;
                 code_challenge_method?: "S256";
+                login_hint?: components["schemas"]["AccountId"];
                 redirect_uri: string;
                 response_type: "code";
                 scope: components["schemas"]["OAuthScopeList"];
@@ -1804,6 +1835,38 @@ export interface operations {
                 content?: never;
             };
             /** @description Unknown client, unregistered redirect URI, or malformed request; shown as a page, never redirected. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    oauthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ConsentRequest"];
+            };
+        };
+        responses: {
+            /** @description Back to the client's redirect_uri with `code` and `state`, or with `error` and `state`. */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown client, unregistered redirect URI, wrong API key, or malformed request; shown as a page. */
             400: {
                 headers: {
                     [name: string]: unknown;

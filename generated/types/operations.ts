@@ -393,6 +393,24 @@ export type OauthAuthorizeResponses = {
   '400': operations['oauthAuthorize']['responses']['400']['content']['text/html'];
 };
 /**
+ * Path, query and header parameters of oauthConsent.
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
+ */
+export type OauthConsentParameters = operations['oauthConsent']['parameters'];
+/**
+ * Response bodies of oauthConsent by status.
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
+ */
+export type OauthConsentResponses = {
+  '302': undefined;
+  '400': operations['oauthConsent']['responses']['400']['content']['text/html'];
+};
+/**
+ * Request body of oauthConsent.
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
+ */
+export type OauthConsentRequestBody = NonNullable<operations['oauthConsent']['requestBody']>['content']['application/x-www-form-urlencoded'];
+/**
  * Path, query and header parameters of oauthToken.
  * @see spec/openapi.yaml#/paths/~1oauth~1token/post
  */

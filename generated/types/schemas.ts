@@ -17,6 +17,11 @@ export type AccountId = components['schemas']['AccountId'];
  */
 export type AccountPlan = components['schemas']['AccountPlan'];
 /**
+ * Form fields of `POST {auth_url}/oauth/authorize`, the consent decision; the authorization request's own parameters travel along.
+ * @see spec/schemas/consent-request.yaml
+ */
+export type ConsentRequest = components['schemas']['ConsentRequest'];
+/**
  * Body of `POST /reports/{reportId}/records`, an upload of samples as a draft record.
  * @see spec/schemas/create-record-request.yaml
  */

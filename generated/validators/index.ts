@@ -807,6 +807,16 @@ export const validateOauthAuthorizeResponse200: Validator<operations.OauthAuthor
  */
 export const validateOauthAuthorizeResponse400: Validator<operations.OauthAuthorizeResponses['400']> = validatorFrom(compiled.validateOauthAuthorizeResponse400, failureCodes);
 /**
+ * Request body of oauthConsent (POST /oauth/authorize).
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
+ */
+export const validateOauthConsentBody: Validator<operations.OauthConsentRequestBody> = validatorFrom(compiled.validateConsentRequest, failureCodes);
+/**
+ * Response 400 of oauthConsent (POST /oauth/authorize).
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
+ */
+export const validateOauthConsentResponse400: Validator<operations.OauthConsentResponses['400']> = validatorFrom(compiled.validateOauthConsentResponse400, failureCodes);
+/**
  * Request body of oauthToken (POST /oauth/token).
  * @see spec/openapi.yaml#/paths/~1oauth~1token/post
  */
@@ -1206,6 +1216,21 @@ export const isAccountPlan = guardFrom<schemas.AccountPlan>(compiled.validateAcc
  * @see spec/schemas/account-plan.yaml
  */
 export const assertAccountPlan: Assertion<schemas.AccountPlan> = assertionFrom(compiled.validateAccountPlan, failureCodes);
+/**
+ * Validates a ConsentRequest.
+ * @see spec/schemas/consent-request.yaml
+ */
+export const validateConsentRequest: Validator<schemas.ConsentRequest> = validatorFrom(compiled.validateConsentRequest, failureCodes);
+/**
+ * Whether a value is a ConsentRequest.
+ * @see spec/schemas/consent-request.yaml
+ */
+export const isConsentRequest = guardFrom<schemas.ConsentRequest>(compiled.validateConsentRequest);
+/**
+ * Throws ValidationFailed, carrying the error detail, unless the value is a ConsentRequest.
+ * @see spec/schemas/consent-request.yaml
+ */
+export const assertConsentRequest: Assertion<schemas.ConsentRequest> = assertionFrom(compiled.validateConsentRequest, failureCodes);
 /**
  * Validates a CreateRecordRequest.
  * @see spec/schemas/create-record-request.yaml

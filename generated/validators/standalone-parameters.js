@@ -1904,11 +1904,13 @@ return errors === 0;
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateOauthAuthorizeQuery = validate38;
-const schema76 = {"type":"object","properties":{"client_id":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"response_type":{"type":"string","const":"code"},"scope":{"$ref":"#/components/schemas/OAuthScopeList"},"state":{"type":"string","minLength":1},"code_challenge":{"type":"string","pattern":"^[A-Za-z0-9_-]{43}$"},"code_challenge_method":{"type":"string","const":"S256"}},"required":["client_id","redirect_uri","response_type","scope","state"],"additionalProperties":false};
+const schema76 = {"type":"object","properties":{"client_id":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"response_type":{"type":"string","const":"code"},"scope":{"$ref":"#/components/schemas/OAuthScopeList"},"state":{"type":"string","minLength":1},"code_challenge":{"type":"string","pattern":"^[A-Za-z0-9_-]{43}$"},"code_challenge_method":{"type":"string","const":"S256"},"login_hint":{"$ref":"#/components/schemas/AccountId"}},"required":["client_id","redirect_uri","response_type","scope","state"],"additionalProperties":false};
 const schema77 = {"type":"string","pattern":"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"};
+const schema78 = {"type":"string","pattern":"^acct_[A-Za-z0-9]{1,64}$"};
 const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
 const pattern19 = new RegExp("^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$", "u");
 const pattern20 = new RegExp("^[A-Za-z0-9_-]{43}$", "u");
+const pattern21 = new RegExp("^acct_[A-Za-z0-9]{1,64}$", "u");
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1930,7 +1932,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "client_id") || (key0 === "redirect_uri")) || (key0 === "response_type")) || (key0 === "scope")) || (key0 === "state")) || (key0 === "code_challenge")) || (key0 === "code_challenge_method"))){
+if(!((((((((key0 === "client_id") || (key0 === "redirect_uri")) || (key0 === "response_type")) || (key0 === "scope")) || (key0 === "state")) || (key0 === "code_challenge")) || (key0 === "code_challenge_method")) || (key0 === "login_hint"))){
 validate38.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -2204,6 +2206,47 @@ var valid0 = _errs15 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.login_hint !== undefined){
+let data7 = data.login_hint;
+const _errs17 = errors;
+const _errs18 = errors;
+if(typeof data7 !== "string"){
+let dataType7 = typeof data7;
+let coerced7 = undefined;
+if(!(coerced7 !== undefined)){
+if(dataType7 == "number" || dataType7 == "boolean"){
+coerced7 = "" + data7;
+}
+else if(data7 === null){
+coerced7 = "";
+}
+else {
+validate38.errors = [{instancePath:instancePath+"/login_hint",schemaPath:"#/components/schemas/AccountId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced7 !== undefined){
+data7 = coerced7;
+if(data !== undefined){
+data["login_hint"] = coerced7;
+}
+}
+}
+if(errors === _errs18){
+if(typeof data7 === "string"){
+if(!pattern21.test(data7)){
+validate38.errors = [{instancePath:instancePath+"/login_hint",schemaPath:"#/components/schemas/AccountId/pattern",keyword:"pattern",params:{pattern: "^acct_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^acct_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -2224,7 +2267,7 @@ return errors === 0;
 validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validatePublishRecordPath = validate39;
-const schema78 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"},"recordId":{"$ref":"#/components/schemas/RecordId"}},"required":["reportId","recordId"]};
+const schema79 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"},"recordId":{"$ref":"#/components/schemas/RecordId"}},"required":["reportId","recordId"]};
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2337,7 +2380,7 @@ return errors === 0;
 validate39.evaluated = {"props":{"reportId":true,"recordId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateTestWebhookPath = validate40;
-const schema81 = {"type":"object","properties":{"webhookId":{"$ref":"#/components/schemas/WebhookId"}},"required":["webhookId"]};
+const schema82 = {"type":"object","properties":{"webhookId":{"$ref":"#/components/schemas/WebhookId"}},"required":["webhookId"]};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2404,7 +2447,7 @@ return errors === 0;
 validate40.evaluated = {"props":{"webhookId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateUpdateRecordPath = validate41;
-const schema83 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"},"recordId":{"$ref":"#/components/schemas/RecordId"}},"required":["reportId","recordId"]};
+const schema84 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"},"recordId":{"$ref":"#/components/schemas/RecordId"}},"required":["reportId","recordId"]};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2517,7 +2560,7 @@ return errors === 0;
 validate41.evaluated = {"props":{"reportId":true,"recordId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateUpdateReportPath = validate42;
-const schema86 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"}},"required":["reportId"]};
+const schema87 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"}},"required":["reportId"]};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2584,7 +2627,7 @@ return errors === 0;
 validate42.evaluated = {"props":{"reportId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateUpdateStreamPath = validate43;
-const schema88 = {"type":"object","properties":{"streamId":{"$ref":"#/components/schemas/StreamId"}},"required":["streamId"]};
+const schema89 = {"type":"object","properties":{"streamId":{"$ref":"#/components/schemas/StreamId"}},"required":["streamId"]};
 
 function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

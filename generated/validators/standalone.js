@@ -355,11 +355,13 @@ return errors === 0;
 }
 validate22.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateRecordRequest = validate23;
-const schema38 = {"type":"object","required":["samples"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"samples":{"type":"array","minItems":1,"maxItems":10000,"items":{"$ref":"#/components/schemas/TelemetrySample"}}}};
-const schema39 = {"type":"string","minLength":1,"maxLength":200};
-const schema40 = {"type":"object","required":["ts","values"],"additionalProperties":false,"properties":{"ts":{"type":"integer","minimum":0},"values":{"type":"object","minProperties":1,"maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},"additionalProperties":{"type":"number"}}}};
-const pattern8 = new RegExp("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", "u");
+export const validateConsentRequest = validate23;
+const schema38 = {"type":"object","required":["client_id","redirect_uri","response_type","scope","state","decision","api_key"],"additionalProperties":false,"properties":{"client_id":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"response_type":{"type":"string","const":"code"},"scope":{"$ref":"#/components/schemas/OAuthScopeList"},"state":{"type":"string","minLength":1},"code_challenge":{"type":"string","pattern":"^[A-Za-z0-9_-]{43}$"},"code_challenge_method":{"type":"string","const":"S256"},"decision":{"type":"string","enum":["approve","deny"]},"api_key":{"type":"string","minLength":1}}};
+const schema39 = {"type":"string","pattern":"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"};
+const func3 = Object.prototype.hasOwnProperty;
+const formats2 = require("ajv-formats/dist/formats").fullFormats.uri;
+const pattern8 = new RegExp("^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$", "u");
+const pattern9 = new RegExp("^[A-Za-z0-9_-]{43}$", "u");
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -374,15 +376,248 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.samples === undefined) && (missing0 = "samples")){
+if((((((((data.client_id === undefined) && (missing0 = "client_id")) || ((data.redirect_uri === undefined) && (missing0 = "redirect_uri"))) || ((data.response_type === undefined) && (missing0 = "response_type"))) || ((data.scope === undefined) && (missing0 = "scope"))) || ((data.state === undefined) && (missing0 = "state"))) || ((data.decision === undefined) && (missing0 = "decision"))) || ((data.api_key === undefined) && (missing0 = "api_key"))){
 validate23.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "title") || (key0 === "samples"))){
+if(!(func3.call(schema38.properties, key0))){
 validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.client_id !== undefined){
+let data0 = data.client_id;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+validate23.errors = [{instancePath:instancePath+"/client_id",schemaPath:"#/properties/client_id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/client_id",schemaPath:"#/properties/client_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.redirect_uri !== undefined){
+let data1 = data.redirect_uri;
+const _errs4 = errors;
+if(errors === _errs4){
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(!(formats2(data1))){
+validate23.errors = [{instancePath:instancePath+"/redirect_uri",schemaPath:"#/properties/redirect_uri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/redirect_uri",schemaPath:"#/properties/redirect_uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.response_type !== undefined){
+let data2 = data.response_type;
+const _errs6 = errors;
+if(typeof data2 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/response_type",schemaPath:"#/properties/response_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("code" !== data2){
+validate23.errors = [{instancePath:instancePath+"/response_type",schemaPath:"#/properties/response_type/const",keyword:"const",params:{allowedValue: "code"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.scope !== undefined){
+let data3 = data.scope;
+const _errs8 = errors;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(!pattern8.test(data3)){
+validate23.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/components/schemas/OAuthScopeList/pattern",keyword:"pattern",params:{pattern: "^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"},message:"must match pattern \""+"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"+"\""}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/components/schemas/OAuthScopeList/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.state !== undefined){
+let data4 = data.state;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+validate23.errors = [{instancePath:instancePath+"/state",schemaPath:"#/properties/state/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.code_challenge !== undefined){
+let data5 = data.code_challenge;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data5 === "string"){
+if(!pattern9.test(data5)){
+validate23.errors = [{instancePath:instancePath+"/code_challenge",schemaPath:"#/properties/code_challenge/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{43}$"+"\""}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/code_challenge",schemaPath:"#/properties/code_challenge/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.code_challenge_method !== undefined){
+let data6 = data.code_challenge_method;
+const _errs15 = errors;
+if(typeof data6 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/code_challenge_method",schemaPath:"#/properties/code_challenge_method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("S256" !== data6){
+validate23.errors = [{instancePath:instancePath+"/code_challenge_method",schemaPath:"#/properties/code_challenge_method/const",keyword:"const",params:{allowedValue: "S256"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data7 = data.decision;
+const _errs17 = errors;
+if(typeof data7 !== "string"){
+validate23.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data7 === "approve") || (data7 === "deny"))){
+validate23.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema38.properties.decision.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.api_key !== undefined){
+let data8 = data.api_key;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
+validate23.errors = [{instancePath:instancePath+"/api_key",schemaPath:"#/properties/api_key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate23.errors = [{instancePath:instancePath+"/api_key",schemaPath:"#/properties/api_key/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateCreateRecordRequest = validate24;
+const schema40 = {"type":"object","required":["samples"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"samples":{"type":"array","minItems":1,"maxItems":10000,"items":{"$ref":"#/components/schemas/TelemetrySample"}}}};
+const schema41 = {"type":"string","minLength":1,"maxLength":200};
+const schema42 = {"type":"object","required":["ts","values"],"additionalProperties":false,"properties":{"ts":{"type":"integer","minimum":0},"values":{"type":"object","minProperties":1,"maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},"additionalProperties":{"type":"number"}}}};
+const pattern10 = new RegExp("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", "u");
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.samples === undefined) && (missing0 = "samples")){
+validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "title") || (key0 === "samples"))){
+validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -395,18 +630,18 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func1(data0) > 200){
-validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -422,12 +657,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(Array.isArray(data1)){
 if(data1.length > 10000){
-validate23.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+validate24.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate23.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate24.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -441,14 +676,14 @@ if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.ts === undefined) && (missing1 = "ts")) || ((data2.values === undefined) && (missing1 = "values"))){
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data2){
 if(!((key1 === "ts") || (key1 === "values"))){
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -458,13 +693,13 @@ if(data2.ts !== undefined){
 let data3 = data2.ts;
 const _errs11 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs11){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -481,19 +716,19 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 64){
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
 return false;
 }
 else {
 if(Object.keys(data4).length < 1){
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
 return false;
 }
 else {
 for(const key2 in data4){
 const _errs15 = errors;
 if(typeof key2 === "string"){
-if(!pattern8.test(key2)){
+if(!pattern10.test(key2)){
 const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
@@ -514,7 +749,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate23.errors = vErrors;
+validate24.errors = vErrors;
 return false;
 break;
 }
@@ -523,7 +758,7 @@ if(valid5){
 for(const key3 in data4){
 const _errs17 = errors;
 if(!(typeof data4[key3] == "number")){
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0+"/values/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TelemetrySample/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0+"/values/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TelemetrySample/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid6 = _errs17 === errors;
@@ -536,7 +771,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -550,7 +785,7 @@ var valid4 = true;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate24.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -563,7 +798,7 @@ break;
 }
 }
 else {
-validate23.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate24.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -571,71 +806,6 @@ var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate23.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate23.errors = vErrors;
-return errors === 0;
-}
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateCreateReportRequest = validate24;
-const schema41 = {"type":"object","required":["title"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"}}};
-
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.title === undefined) && (missing0 = "title")){
-validate24.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "title")){
-validate24.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
-const _errs3 = errors;
-if(errors === _errs3){
-if(typeof data0 === "string"){
-if(func1(data0) > 200){
-validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func1(data0) < 1){
-validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate24.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 }
 }
@@ -651,13 +821,8 @@ return errors === 0;
 }
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateStreamRequest = validate25;
-const schema43 = {"type":"object","required":["title"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"quality":{"$ref":"#/components/schemas/Quality","default":"medium"},"format":{"$ref":"#/components/schemas/Format","default":"json"},"region":{"$ref":"#/components/schemas/Region"},"metadata":{"$ref":"#/components/schemas/Metadata"},"recordingReportId":{"$ref":"#/components/schemas/ReportId"}}};
-const schema45 = {"type":"string","oneOf":[{"const":"low"},{"const":"medium"},{"const":"high"}]};
-const schema46 = {"type":"string","enum":["json","msgpack","csv"]};
-const schema48 = {"type":"object","maxProperties":16,"propertyNames":{"minLength":1,"maxLength":40},"additionalProperties":{"type":"string","maxLength":512},"default":{}};
-const schema49 = {"type":"string","pattern":"^pod_[A-Za-z0-9]{1,64}$"};
-const pattern10 = new RegExp("^pod_[A-Za-z0-9]{1,64}$", "u");
+export const validateCreateReportRequest = validate25;
+const schema43 = {"type":"object","required":["title"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"}}};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -679,7 +844,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "title") || (key0 === "quality")) || (key0 === "format")) || (key0 === "region")) || (key0 === "metadata")) || (key0 === "recordingReportId"))){
+if(!(key0 === "title")){
 validate25.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -688,7 +853,6 @@ break;
 if(_errs1 === errors){
 if(data.title !== undefined){
 let data0 = data.title;
-const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
@@ -708,6 +872,77 @@ validate25.errors = [{instancePath:instancePath+"/title",schemaPath:"#/component
 return false;
 }
 }
+}
+}
+}
+}
+else {
+validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateCreateStreamRequest = validate26;
+const schema45 = {"type":"object","required":["title"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"quality":{"$ref":"#/components/schemas/Quality","default":"medium"},"format":{"$ref":"#/components/schemas/Format","default":"json"},"region":{"$ref":"#/components/schemas/Region"},"metadata":{"$ref":"#/components/schemas/Metadata"},"recordingReportId":{"$ref":"#/components/schemas/ReportId"}}};
+const schema47 = {"type":"string","oneOf":[{"const":"low"},{"const":"medium"},{"const":"high"}]};
+const schema48 = {"type":"string","enum":["json","msgpack","csv"]};
+const schema50 = {"type":"object","maxProperties":16,"propertyNames":{"minLength":1,"maxLength":40},"additionalProperties":{"type":"string","maxLength":512},"default":{}};
+const schema51 = {"type":"string","pattern":"^pod_[A-Za-z0-9]{1,64}$"};
+const pattern12 = new RegExp("^pod_[A-Za-z0-9]{1,64}$", "u");
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.title === undefined) && (missing0 = "title")){
+validate26.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "title") || (key0 === "quality")) || (key0 === "format")) || (key0 === "region")) || (key0 === "metadata")) || (key0 === "recordingReportId"))){
+validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(func1(data0) > 200){
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate26.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
 var valid0 = _errs2 === errors;
 }
 else {
@@ -718,7 +953,7 @@ if(data.quality !== undefined){
 let data1 = data.quality;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/quality",schemaPath:"#/components/schemas/Quality/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/quality",schemaPath:"#/components/schemas/Quality/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs8 = errors;
@@ -793,7 +1028,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate25.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 }
 else {
@@ -817,11 +1052,11 @@ if(data.format !== undefined){
 let data2 = data.format;
 const _errs12 = errors;
 if(typeof data2 !== "string"){
-validate25.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "json") || (data2 === "msgpack")) || (data2 === "csv"))){
-validate25.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
+validate26.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -837,24 +1072,24 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data3 === "string"){
 if(func1(data3) > 32){
-validate25.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate26.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 else {
 if(func1(data3) < 1){
-validate25.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate26.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern5.test(data3)){
-validate25.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/pattern",keyword:"pattern",params:{pattern: "^[a-z]+(-[a-z]+)*-[0-9]+$"},message:"must match pattern \""+"^[a-z]+(-[a-z]+)*-[0-9]+$"+"\""}];
+validate26.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/pattern",keyword:"pattern",params:{pattern: "^[a-z]+(-[a-z]+)*-[0-9]+$"},message:"must match pattern \""+"^[a-z]+(-[a-z]+)*-[0-9]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -871,7 +1106,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(Object.keys(data4).length > 16){
-validate25.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
+validate26.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
 return false;
 }
 else {
@@ -911,7 +1146,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate25.errors = vErrors;
+validate26.errors = vErrors;
 return false;
 break;
 }
@@ -923,12 +1158,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
 if(func1(data5) > 512){
-validate25.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate26.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -941,7 +1176,7 @@ break;
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate26.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -957,13 +1192,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern10.test(data6)){
-validate25.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern12.test(data6)){
+validate26.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate25.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate26.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -981,64 +1216,6 @@ var valid0 = true;
 }
 }
 else {
-validate25.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate25.errors = vErrors;
-return errors === 0;
-}
-validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateCreateSubscriberTokenRequest = validate26;
-const schema50 = {"type":"object","additionalProperties":false,"properties":{"expiresIn":{"type":"integer","minimum":60,"maximum":86400,"default":3600}}};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const _errs1 = errors;
-for(const key0 in data){
-if(!(key0 === "expiresIn")){
-validate26.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.expiresIn !== undefined){
-let data0 = data.expiresIn;
-const _errs2 = errors;
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate26.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs2){
-if(typeof data0 == "number"){
-if(data0 > 86400 || isNaN(data0)){
-validate26.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"}];
-return false;
-}
-else {
-if(data0 < 60 || isNaN(data0)){
-validate26.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"}];
-return false;
-}
-}
-}
-}
-}
-}
-}
-else {
 validate26.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -1048,13 +1225,8 @@ return errors === 0;
 }
 validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreateWebhookRequest = validate27;
-const schema51 = {"type":"object","required":["url","events"],"additionalProperties":false,"properties":{"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/EventType"}},"description":{"type":"string","maxLength":500}}};
-const schema52 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"};
-const schema53 = {"type":"string","oneOf":[{"const":"device.online"},{"const":"device.offline"},{"const":"device.error"},{"const":"subscriber.connected"},{"const":"subscriber.disconnected"},{"const":"report.generated"},{"const":"report.deleted"},{"const":"webhook.test"}]};
-const formats2 = require("ajv-formats/dist/formats").fullFormats.uri;
-const func0 = require("ajv/dist/runtime/equal").default;
-const pattern11 = new RegExp("^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$", "u");
+export const validateCreateSubscriberTokenRequest = validate27;
+const schema52 = {"type":"object","additionalProperties":false,"properties":{"expiresIn":{"type":"integer","minimum":60,"maximum":86400,"default":3600}}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1068,16 +1240,78 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "expiresIn")){
+validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.expiresIn !== undefined){
+let data0 = data.expiresIn;
+const _errs2 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate27.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 == "number"){
+if(data0 > 86400 || isNaN(data0)){
+validate27.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400"}];
+return false;
+}
+else {
+if(data0 < 60 || isNaN(data0)){
+validate27.errors = [{instancePath:instancePath+"/expiresIn",schemaPath:"#/properties/expiresIn/minimum",keyword:"minimum",params:{comparison: ">=", limit: 60},message:"must be >= 60"}];
+return false;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateCreateWebhookRequest = validate28;
+const schema53 = {"type":"object","required":["url","events"],"additionalProperties":false,"properties":{"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/EventType"}},"description":{"type":"string","maxLength":500}}};
+const schema54 = {"type":"string","format":"uri","maxLength":2048,"pattern":"^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"};
+const schema55 = {"type":"string","oneOf":[{"const":"device.online"},{"const":"device.offline"},{"const":"device.error"},{"const":"subscriber.connected"},{"const":"subscriber.disconnected"},{"const":"report.generated"},{"const":"report.deleted"},{"const":"webhook.test"}]};
+const func0 = require("ajv/dist/runtime/equal").default;
+const pattern13 = new RegExp("^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$", "u");
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.url === undefined) && (missing0 = "url")) || ((data.events === undefined) && (missing0 = "events"))){
-validate27.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "url") || (key0 === "events")) || (key0 === "description"))){
-validate27.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate28.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -1091,24 +1325,24 @@ if(errors === _errs3){
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func1(data0) > 2048){
-validate27.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate28.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern11.test(data0)){
-validate27.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/pattern",keyword:"pattern",params:{pattern: "^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"},message:"must match pattern \""+"^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"+"\""}];
+if(!pattern13.test(data0)){
+validate28.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/pattern",keyword:"pattern",params:{pattern: "^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"},message:"must match pattern \""+"^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"+"\""}];
 return false;
 }
 else {
 if(!(formats2(data0))){
-validate27.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate28.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1125,7 +1359,7 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(Array.isArray(data1)){
 if(data1.length < 1){
-validate27.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate28.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -1135,7 +1369,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs7 = errors;
 if(typeof data2 !== "string"){
-validate27.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs10 = errors;
@@ -1320,7 +1554,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate27.errors = vErrors;
+validate28.errors = vErrors;
 return false;
 }
 else {
@@ -1347,7 +1581,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data1[i1], data1[j0])){
-validate27.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+validate28.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 break outer0;
 }
@@ -1358,7 +1592,7 @@ break outer0;
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate28.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -1374,12 +1608,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data3 === "string"){
 if(func1(data3) > 500){
-validate27.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate28.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
 else {
-validate27.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate28.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1394,29 +1628,29 @@ var valid0 = true;
 }
 }
 else {
-validate27.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate28.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate27.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreatedStream = validate28;
-const schema54 = {"allOf":[{"$ref":"#/components/schemas/StreamProperties"}],"required":["streamKey"],"properties":{"streamKey":{"type":"string","pattern":"^stk_[A-Za-z0-9]{32}$"}},"unevaluatedProperties":false};
-const schema55 = {"type":"object","required":["id","object","title","status","quality","format","region","mqttTopic","wsUrl","subscriberCount","createdAt","metadata","startedAt","recordingReportId"],"properties":{"id":{"$ref":"#/components/schemas/StreamId"},"object":{"type":"string","const":"stream"},"title":{"$ref":"#/components/schemas/Title"},"status":{"$ref":"#/components/schemas/StreamStatus"},"quality":{"$ref":"#/components/schemas/Quality"},"format":{"$ref":"#/components/schemas/Format"},"region":{"$ref":"#/components/schemas/Region"},"mqttTopic":{"type":"string","pattern":"^mqtts?://[^\\s/]+(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}$"},"wsUrl":{"type":"string","pattern":"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"},"subscriberCount":{"type":"integer","minimum":0},"createdAt":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"},"startedAt":{"$ref":"#/components/schemas/NullableTimestamp"},"recordingReportId":{"type":["string","null"],"pattern":"^pod_[A-Za-z0-9]{1,64}$"}}};
-const schema56 = {"type":"string","pattern":"^stm_[A-Za-z0-9]{1,64}$"};
-const schema58 = {"type":"string","enum":["idle","live"]};
-const schema64 = {"type":["string","null"],"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"};
-const pattern12 = new RegExp("^stm_[A-Za-z0-9]{1,64}$", "u");
-const pattern14 = new RegExp("^mqtts?://[^\\s/]+(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}$", "u");
-const pattern15 = new RegExp("^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$", "u");
+export const validateCreatedStream = validate29;
+const schema56 = {"allOf":[{"$ref":"#/components/schemas/StreamProperties"}],"required":["streamKey"],"properties":{"streamKey":{"type":"string","pattern":"^stk_[A-Za-z0-9]{32}$"}},"unevaluatedProperties":false};
+const schema57 = {"type":"object","required":["id","object","title","status","quality","format","region","mqttTopic","wsUrl","subscriberCount","createdAt","metadata","startedAt","recordingReportId"],"properties":{"id":{"$ref":"#/components/schemas/StreamId"},"object":{"type":"string","const":"stream"},"title":{"$ref":"#/components/schemas/Title"},"status":{"$ref":"#/components/schemas/StreamStatus"},"quality":{"$ref":"#/components/schemas/Quality"},"format":{"$ref":"#/components/schemas/Format"},"region":{"$ref":"#/components/schemas/Region"},"mqttTopic":{"type":"string","pattern":"^mqtts?://[^\\s/]+(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}$"},"wsUrl":{"type":"string","pattern":"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"},"subscriberCount":{"type":"integer","minimum":0},"createdAt":{"$ref":"#/components/schemas/Timestamp"},"metadata":{"$ref":"#/components/schemas/Metadata"},"startedAt":{"$ref":"#/components/schemas/NullableTimestamp"},"recordingReportId":{"type":["string","null"],"pattern":"^pod_[A-Za-z0-9]{1,64}$"}}};
+const schema58 = {"type":"string","pattern":"^stm_[A-Za-z0-9]{1,64}$"};
+const schema60 = {"type":"string","enum":["idle","live"]};
+const schema66 = {"type":["string","null"],"format":"date-time","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"};
+const pattern14 = new RegExp("^stm_[A-Za-z0-9]{1,64}$", "u");
+const pattern16 = new RegExp("^mqtts?://[^\\s/]+(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}$", "u");
+const pattern17 = new RegExp("^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$", "u");
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1427,7 +1661,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.id === undefined) && (missing0 = "id")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.title === undefined) && (missing0 = "title"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.quality === undefined) && (missing0 = "quality"))) || ((data.format === undefined) && (missing0 = "format"))) || ((data.region === undefined) && (missing0 = "region"))) || ((data.mqttTopic === undefined) && (missing0 = "mqttTopic"))) || ((data.wsUrl === undefined) && (missing0 = "wsUrl"))) || ((data.subscriberCount === undefined) && (missing0 = "subscriberCount"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.metadata === undefined) && (missing0 = "metadata"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.recordingReportId === undefined) && (missing0 = "recordingReportId"))){
-validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate30.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1437,13 +1671,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
-validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern14.test(data0)){
+validate30.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1457,11 +1691,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("stream" !== data1){
-validate29.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "stream"},message:"must be equal to constant"}];
+validate30.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "stream"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1477,18 +1711,18 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func1(data2) > 200){
-validate29.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate30.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate29.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate30.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1502,11 +1736,11 @@ if(data.status !== undefined){
 let data3 = data.status;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "idle") || (data3 === "live"))){
-validate29.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate30.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -1519,7 +1753,7 @@ if(data.quality !== undefined){
 let data4 = data.quality;
 const _errs12 = errors;
 if(typeof data4 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/quality",schemaPath:"#/components/schemas/Quality/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/quality",schemaPath:"#/components/schemas/Quality/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs15 = errors;
@@ -1594,7 +1828,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate29.errors = vErrors;
+validate30.errors = vErrors;
 return false;
 }
 else {
@@ -1618,11 +1852,11 @@ if(data.format !== undefined){
 let data5 = data.format;
 const _errs19 = errors;
 if(typeof data5 !== "string"){
-validate29.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data5 === "json") || (data5 === "msgpack")) || (data5 === "csv"))){
-validate29.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
+validate30.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -1638,24 +1872,24 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data6 === "string"){
 if(func1(data6) > 32){
-validate29.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+validate30.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
 return false;
 }
 else {
 if(func1(data6) < 1){
-validate29.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate30.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern5.test(data6)){
-validate29.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/pattern",keyword:"pattern",params:{pattern: "^[a-z]+(-[a-z]+)*-[0-9]+$"},message:"must match pattern \""+"^[a-z]+(-[a-z]+)*-[0-9]+$"+"\""}];
+validate30.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/pattern",keyword:"pattern",params:{pattern: "^[a-z]+(-[a-z]+)*-[0-9]+$"},message:"must match pattern \""+"^[a-z]+(-[a-z]+)*-[0-9]+$"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/region",schemaPath:"#/components/schemas/Region/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1670,13 +1904,13 @@ let data7 = data.mqttTopic;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data7 === "string"){
-if(!pattern14.test(data7)){
-validate29.errors = [{instancePath:instancePath+"/mqttTopic",schemaPath:"#/properties/mqttTopic/pattern",keyword:"pattern",params:{pattern: "^mqtts?://[^\\s/]+(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^mqtts?://[^\\s/]+(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern16.test(data7)){
+validate30.errors = [{instancePath:instancePath+"/mqttTopic",schemaPath:"#/properties/mqttTopic/pattern",keyword:"pattern",params:{pattern: "^mqtts?://[^\\s/]+(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^mqtts?://[^\\s/]+(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/mqttTopic",schemaPath:"#/properties/mqttTopic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/mqttTopic",schemaPath:"#/properties/mqttTopic/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1691,13 +1925,13 @@ let data8 = data.wsUrl;
 const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data8 === "string"){
-if(!pattern15.test(data8)){
-validate29.errors = [{instancePath:instancePath+"/wsUrl",schemaPath:"#/properties/wsUrl/pattern",keyword:"pattern",params:{pattern: "^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"},message:"must match pattern \""+"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"+"\""}];
+if(!pattern17.test(data8)){
+validate30.errors = [{instancePath:instancePath+"/wsUrl",schemaPath:"#/properties/wsUrl/pattern",keyword:"pattern",params:{pattern: "^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"},message:"must match pattern \""+"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"+"\""}];
 return false;
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/wsUrl",schemaPath:"#/properties/wsUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/wsUrl",schemaPath:"#/properties/wsUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1711,13 +1945,13 @@ if(data.subscriberCount !== undefined){
 let data9 = data.subscriberCount;
 const _errs29 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-validate29.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate30.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs29){
 if(typeof data9 == "number"){
 if(data9 < 0 || isNaN(data9)){
-validate29.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate30.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -1736,18 +1970,18 @@ if(errors === _errs32){
 if(errors === _errs32){
 if(typeof data10 === "string"){
 if(!pattern6.test(data10)){
-validate29.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate30.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data10))){
-validate29.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate30.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1765,7 +1999,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(Object.keys(data11).length > 16){
-validate29.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
+validate30.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
 return false;
 }
 else {
@@ -1805,7 +2039,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate29.errors = vErrors;
+validate30.errors = vErrors;
 return false;
 break;
 }
@@ -1817,12 +2051,12 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data12 === "string"){
 if(func1(data12) > 512){
-validate29.errors = [{instancePath:instancePath+"/metadata/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate30.errors = [{instancePath:instancePath+"/metadata/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/metadata/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate30.errors = [{instancePath:instancePath+"/metadata/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1835,7 +2069,7 @@ break;
 }
 }
 else {
-validate29.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -1850,19 +2084,19 @@ let data13 = data.startedAt;
 const _errs41 = errors;
 const _errs42 = errors;
 if((typeof data13 !== "string") && (data13 !== null)){
-validate29.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema64.type},message:"must be string,null"}];
+validate30.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs42){
 if(errors === _errs42){
 if(typeof data13 === "string"){
 if(!pattern6.test(data13)){
-validate29.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate30.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data13))){
-validate29.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate30.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -1879,13 +2113,13 @@ if(data.recordingReportId !== undefined){
 let data14 = data.recordingReportId;
 const _errs44 = errors;
 if((typeof data14 !== "string") && (data14 !== null)){
-validate29.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/properties/recordingReportId/type",keyword:"type",params:{type: schema55.properties.recordingReportId.type},message:"must be string,null"}];
+validate30.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/properties/recordingReportId/type",keyword:"type",params:{type: schema57.properties.recordingReportId.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs44){
 if(typeof data14 === "string"){
-if(!pattern10.test(data14)){
-validate29.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/properties/recordingReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern12.test(data14)){
+validate30.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/properties/recordingReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
@@ -1911,36 +2145,36 @@ var valid0 = true;
 }
 }
 else {
-validate29.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate30.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate29.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"id":true,"object":true,"title":true,"status":true,"quality":true,"format":true,"region":true,"mqttTopic":true,"wsUrl":true,"subscriberCount":true,"createdAt":true,"metadata":true,"startedAt":true,"recordingReportId":true},"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":{"id":true,"object":true,"title":true,"status":true,"quality":true,"format":true,"region":true,"mqttTopic":true,"wsUrl":true,"subscriberCount":true,"createdAt":true,"metadata":true,"startedAt":true,"recordingReportId":true},"dynamicProps":false,"dynamicItems":false};
 
-const pattern19 = new RegExp("^stk_[A-Za-z0-9]{32}$", "u");
+const pattern21 = new RegExp("^stk_[A-Za-z0-9]{32}$", "u");
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.streamKey === undefined) && (missing0 = "streamKey")){
-validate28.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate29.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -1949,13 +2183,13 @@ let data0 = data.streamKey;
 const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(!pattern19.test(data0)){
-validate28.errors = [{instancePath:instancePath+"/streamKey",schemaPath:"#/properties/streamKey/pattern",keyword:"pattern",params:{pattern: "^stk_[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^stk_[A-Za-z0-9]{32}$"+"\""}];
+if(!pattern21.test(data0)){
+validate29.errors = [{instancePath:instancePath+"/streamKey",schemaPath:"#/properties/streamKey/pattern",keyword:"pattern",params:{pattern: "^stk_[A-Za-z0-9]{32}$"},message:"must match pattern \""+"^stk_[A-Za-z0-9]{32}$"+"\""}];
 return false;
 }
 }
 else {
-validate28.errors = [{instancePath:instancePath+"/streamKey",schemaPath:"#/properties/streamKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate29.errors = [{instancePath:instancePath+"/streamKey",schemaPath:"#/properties/streamKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -1967,7 +2201,7 @@ var valid1 = true;
 if(valid1){
 for(const key0 in data){
 if(((((((((((((((key0 !== "streamKey") && (key0 !== "id")) && (key0 !== "object")) && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "quality")) && (key0 !== "format")) && (key0 !== "region")) && (key0 !== "mqttTopic")) && (key0 !== "wsUrl")) && (key0 !== "subscriberCount")) && (key0 !== "createdAt")) && (key0 !== "metadata")) && (key0 !== "startedAt")) && (key0 !== "recordingReportId")){
-validate28.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate29.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -1976,21 +2210,21 @@ break;
 }
 }
 }
-validate28.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCreatedWebhook = validate31;
-const schema65 = {"allOf":[{"$ref":"#/components/schemas/WebhookProperties"}],"required":["signingSecret"],"properties":{"signingSecret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32,}$"}},"unevaluatedProperties":false};
-const schema66 = {"type":"object","required":["id","object","url","events","status","description","createdAt"],"properties":{"id":{"$ref":"#/components/schemas/WebhookId"},"object":{"type":"string","const":"webhook"},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/EventType"}},"status":{"type":"string","enum":["active"]},"description":{"type":["string","null"],"maxLength":500},"createdAt":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema67 = {"type":"string","pattern":"^wh_[A-Za-z0-9]{1,64}$"};
-const pattern20 = new RegExp("^wh_[A-Za-z0-9]{1,64}$", "u");
+export const validateCreatedWebhook = validate32;
+const schema67 = {"allOf":[{"$ref":"#/components/schemas/WebhookProperties"}],"required":["signingSecret"],"properties":{"signingSecret":{"type":"string","pattern":"^whsec_[A-Za-z0-9]{32,}$"}},"unevaluatedProperties":false};
+const schema68 = {"type":"object","required":["id","object","url","events","status","description","createdAt"],"properties":{"id":{"$ref":"#/components/schemas/WebhookId"},"object":{"type":"string","const":"webhook"},"url":{"$ref":"#/components/schemas/WebhookUrl"},"events":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/components/schemas/EventType"}},"status":{"type":"string","enum":["active"]},"description":{"type":["string","null"],"maxLength":500},"createdAt":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema69 = {"type":"string","pattern":"^wh_[A-Za-z0-9]{1,64}$"};
+const pattern22 = new RegExp("^wh_[A-Za-z0-9]{1,64}$", "u");
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2001,7 +2235,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.url === undefined) && (missing0 = "url"))) || ((data.events === undefined) && (missing0 = "events"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))){
-validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate33.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2011,13 +2245,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern20.test(data0)){
-validate32.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/WebhookId/pattern",keyword:"pattern",params:{pattern: "^wh_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^wh_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern22.test(data0)){
+validate33.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/WebhookId/pattern",keyword:"pattern",params:{pattern: "^wh_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^wh_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/WebhookId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/WebhookId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2031,11 +2265,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("webhook" !== data1){
-validate32.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "webhook"},message:"must be equal to constant"}];
+validate33.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "webhook"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2052,24 +2286,24 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func1(data2) > 2048){
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
+validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
 }
 else {
-if(!pattern11.test(data2)){
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/pattern",keyword:"pattern",params:{pattern: "^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"},message:"must match pattern \""+"^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"+"\""}];
+if(!pattern13.test(data2)){
+validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/pattern",keyword:"pattern",params:{pattern: "^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"},message:"must match pattern \""+"^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"+"\""}];
 return false;
 }
 else {
 if(!(formats2(data2))){
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/url",schemaPath:"#/components/schemas/WebhookUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2086,7 +2320,7 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate32.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate33.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -2096,7 +2330,7 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 const _errs11 = errors;
 if(typeof data4 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/events/" + i0,schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs14 = errors;
@@ -2281,7 +2515,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return false;
 }
 else {
@@ -2308,7 +2542,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data3[i1], data3[j0])){
-validate32.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+validate33.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
 return false;
 break outer0;
 }
@@ -2319,7 +2553,7 @@ break outer0;
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate33.errors = [{instancePath:instancePath+"/events",schemaPath:"#/properties/events/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2333,11 +2567,11 @@ if(data.status !== undefined){
 let data5 = data.status;
 const _errs23 = errors;
 if(typeof data5 !== "string"){
-validate32.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(data5 === "active")){
-validate32.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema66.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate33.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema68.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -2350,13 +2584,13 @@ if(data.description !== undefined){
 let data6 = data.description;
 const _errs25 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"}];
+validate33.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema68.properties.description.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs25){
 if(typeof data6 === "string"){
 if(func1(data6) > 500){
-validate32.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate33.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
@@ -2375,18 +2609,18 @@ if(errors === _errs28){
 if(errors === _errs28){
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
-validate32.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate33.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data7))){
-validate32.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate33.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate32.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate33.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2405,36 +2639,36 @@ var valid0 = true;
 }
 }
 else {
-validate32.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate33.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"id":true,"object":true,"url":true,"events":true,"status":true,"description":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":{"id":true,"object":true,"url":true,"events":true,"status":true,"description":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
-const pattern23 = new RegExp("^whsec_[A-Za-z0-9]{32,}$", "u");
+const pattern25 = new RegExp("^whsec_[A-Za-z0-9]{32,}$", "u");
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate32.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.signingSecret === undefined) && (missing0 = "signingSecret")){
-validate31.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate32.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2443,13 +2677,13 @@ let data0 = data.signingSecret;
 const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(!pattern23.test(data0)){
-validate31.errors = [{instancePath:instancePath+"/signingSecret",schemaPath:"#/properties/signingSecret/pattern",keyword:"pattern",params:{pattern: "^whsec_[A-Za-z0-9]{32,}$"},message:"must match pattern \""+"^whsec_[A-Za-z0-9]{32,}$"+"\""}];
+if(!pattern25.test(data0)){
+validate32.errors = [{instancePath:instancePath+"/signingSecret",schemaPath:"#/properties/signingSecret/pattern",keyword:"pattern",params:{pattern: "^whsec_[A-Za-z0-9]{32,}$"},message:"must match pattern \""+"^whsec_[A-Za-z0-9]{32,}$"+"\""}];
 return false;
 }
 }
 else {
-validate31.errors = [{instancePath:instancePath+"/signingSecret",schemaPath:"#/properties/signingSecret/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate32.errors = [{instancePath:instancePath+"/signingSecret",schemaPath:"#/properties/signingSecret/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2461,7 +2695,7 @@ var valid1 = true;
 if(valid1){
 for(const key0 in data){
 if((((((((key0 !== "signingSecret") && (key0 !== "id")) && (key0 !== "object")) && (key0 !== "url")) && (key0 !== "events")) && (key0 !== "status")) && (key0 !== "description")) && (key0 !== "createdAt")){
-validate31.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate32.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -2470,50 +2704,13 @@ break;
 }
 }
 }
-validate31.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateCursor = validate34;
-const schema71 = {"type":"string","minLength":1,"maxLength":80};
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(func1(data) > 80){
-validate34.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
-return false;
-}
-else {
-if(func1(data) < 1){
-validate34.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate34.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate34.errors = vErrors;
-return errors === 0;
-}
-validate34.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateDeletedObject = validate35;
-const schema72 = {"type":"object","required":["id","object","deleted"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$"},"object":{"type":"string","enum":["stream","report","record","webhook"]},"deleted":{"type":"boolean","const":true}}};
-const pattern24 = new RegExp("^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$", "u");
+export const validateCursor = validate35;
+const schema73 = {"type":"string","minLength":1,"maxLength":80};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2526,17 +2723,54 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
+if(typeof data === "string"){
+if(func1(data) > 80){
+validate35.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
+return false;
+}
+else {
+if(func1(data) < 1){
+validate35.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateDeletedObject = validate36;
+const schema74 = {"type":"object","required":["id","object","deleted"],"additionalProperties":false,"properties":{"id":{"type":"string","pattern":"^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$"},"object":{"type":"string","enum":["stream","report","record","webhook"]},"deleted":{"type":"boolean","const":true}}};
+const pattern26 = new RegExp("^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$", "u");
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) && (missing0 = "id")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.deleted === undefined) && (missing0 = "deleted"))){
-validate35.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate36.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "id") || (key0 === "object")) || (key0 === "deleted"))){
-validate35.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate36.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -2547,13 +2781,13 @@ let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern24.test(data0)){
-validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern26.test(data0)){
+validate36.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^(stm|pod|rec|wh)_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2567,11 +2801,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate35.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data1 === "stream") || (data1 === "report")) || (data1 === "record")) || (data1 === "webhook"))){
-validate35.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema72.properties.object.enum},message:"must be equal to one of the allowed values"}];
+validate36.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/enum",keyword:"enum",params:{allowedValues: schema74.properties.object.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2584,11 +2818,11 @@ if(data.deleted !== undefined){
 let data2 = data.deleted;
 const _errs6 = errors;
 if(typeof data2 !== "boolean"){
-validate35.errors = [{instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate36.errors = [{instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 if(true !== data2){
-validate35.errors = [{instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate36.errors = [{instancePath:instancePath+"/deleted",schemaPath:"#/properties/deleted/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -2602,48 +2836,18 @@ var valid0 = true;
 }
 }
 else {
-validate35.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate35.errors = vErrors;
-return errors === 0;
-}
-validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateDeliveryId = validate36;
-const schema73 = {"type":"string","pattern":"^whd_[A-Za-z0-9]{1,64}$"};
-const pattern25 = new RegExp("^whd_[A-Za-z0-9]{1,64}$", "u");
-
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern25.test(data)){
-validate36.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^whd_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^whd_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate36.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate36.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeviceErrorCode = validate37;
-const schema74 = {"type":"string","oneOf":[{"const":"format_mismatch"},{"const":"rate_exceeded"},{"const":"message_too_large"}]};
+export const validateDeliveryId = validate37;
+const schema75 = {"type":"string","pattern":"^whd_[A-Za-z0-9]{1,64}$"};
+const pattern27 = new RegExp("^whd_[A-Za-z0-9]{1,64}$", "u");
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2655,8 +2859,38 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern27.test(data)){
+validate37.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^whd_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^whd_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
 validate37.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateDeviceErrorCode = validate38;
+const schema76 = {"type":"string","oneOf":[{"const":"format_mismatch"},{"const":"rate_exceeded"},{"const":"message_too_large"}]};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs1 = errors;
@@ -2731,7 +2965,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return false;
 }
 else {
@@ -2745,22 +2979,22 @@ vErrors = null;
 }
 }
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeviceErrorEvent = validate38;
-const schema75 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"device.error"},"data":{"type":"object","required":["object","error"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/StreamSnapshot"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"$ref":"#/components/schemas/DeviceErrorCode"},"message":{"type":"string"}}}}}},"unevaluatedProperties":false};
-const schema76 = {"type":"object","required":["id","object","type","created","livemode","data"],"properties":{"id":{"$ref":"#/components/schemas/EventId"},"object":{"type":"string","const":"event"},"type":{"$ref":"#/components/schemas/EventType"},"created":{"$ref":"#/components/schemas/UnixTime"},"livemode":{"type":"boolean"},"data":{"type":"object","required":["object"],"properties":{"object":{"type":"object"}}}}};
-const schema77 = {"type":"string","pattern":"^evt_[A-Za-z0-9]{1,64}$"};
-const schema79 = {"type":"integer","minimum":0};
-const pattern26 = new RegExp("^evt_[A-Za-z0-9]{1,64}$", "u");
+export const validateDeviceErrorEvent = validate39;
+const schema77 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"device.error"},"data":{"type":"object","required":["object","error"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/StreamSnapshot"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"$ref":"#/components/schemas/DeviceErrorCode"},"message":{"type":"string"}}}}}},"unevaluatedProperties":false};
+const schema78 = {"type":"object","required":["id","object","type","created","livemode","data"],"properties":{"id":{"$ref":"#/components/schemas/EventId"},"object":{"type":"string","const":"event"},"type":{"$ref":"#/components/schemas/EventType"},"created":{"$ref":"#/components/schemas/UnixTime"},"livemode":{"type":"boolean"},"data":{"type":"object","required":["object"],"properties":{"object":{"type":"object"}}}}};
+const schema79 = {"type":"string","pattern":"^evt_[A-Za-z0-9]{1,64}$"};
+const schema81 = {"type":"integer","minimum":0};
+const pattern28 = new RegExp("^evt_[A-Za-z0-9]{1,64}$", "u");
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2771,7 +3005,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.id === undefined) && (missing0 = "id")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.created === undefined) && (missing0 = "created"))) || ((data.livemode === undefined) && (missing0 = "livemode"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate39.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2781,13 +3015,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern26.test(data0)){
-validate39.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/EventId/pattern",keyword:"pattern",params:{pattern: "^evt_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^evt_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern28.test(data0)){
+validate40.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/EventId/pattern",keyword:"pattern",params:{pattern: "^evt_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^evt_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/EventId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/EventId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2801,11 +3035,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("event" !== data1){
-validate39.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "event"},message:"must be equal to constant"}];
+validate40.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "event"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2818,7 +3052,7 @@ if(data.type !== undefined){
 let data2 = data.type;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate39.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate40.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs9 = errors;
@@ -3003,7 +3237,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate39.errors = vErrors;
+validate40.errors = vErrors;
 return false;
 }
 else {
@@ -3028,13 +3262,13 @@ let data3 = data.created;
 const _errs18 = errors;
 const _errs19 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate39.errors = [{instancePath:instancePath+"/created",schemaPath:"#/components/schemas/UnixTime/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate40.errors = [{instancePath:instancePath+"/created",schemaPath:"#/components/schemas/UnixTime/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs19){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate39.errors = [{instancePath:instancePath+"/created",schemaPath:"#/components/schemas/UnixTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate40.errors = [{instancePath:instancePath+"/created",schemaPath:"#/components/schemas/UnixTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3048,7 +3282,7 @@ if(valid0){
 if(data.livemode !== undefined){
 const _errs21 = errors;
 if(typeof data.livemode !== "boolean"){
-validate39.errors = [{instancePath:instancePath+"/livemode",schemaPath:"#/properties/livemode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate40.errors = [{instancePath:instancePath+"/livemode",schemaPath:"#/properties/livemode/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -3064,21 +3298,21 @@ if(errors === _errs23){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((data5.object === undefined) && (missing1 = "object")){
-validate39.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate40.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data5.object !== undefined){
 let data6 = data5.object;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-validate39.errors = [{instancePath:instancePath+"/data/object",schemaPath:"#/properties/data/properties/object/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate40.errors = [{instancePath:instancePath+"/data/object",schemaPath:"#/properties/data/properties/object/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 }
 }
 else {
-validate39.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate40.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3095,21 +3329,21 @@ var valid0 = true;
 }
 }
 else {
-validate39.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate40.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate39.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"id":true,"object":true,"type":true,"created":true,"livemode":true,"data":true},"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":{"id":true,"object":true,"type":true,"created":true,"livemode":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema80 = {"type":"object","required":["id","title","status","subscriberCount","startedAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/StreamId"},"object":{"type":"string","const":"stream"},"title":{"$ref":"#/components/schemas/Title"},"status":{"$ref":"#/components/schemas/StreamStatus"},"subscriberCount":{"type":"integer","minimum":0},"startedAt":{"$ref":"#/components/schemas/Timestamp"},"endedAt":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema82 = {"type":"object","required":["id","title","status","subscriberCount","startedAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/StreamId"},"object":{"type":"string","const":"stream"},"title":{"$ref":"#/components/schemas/Title"},"status":{"$ref":"#/components/schemas/StreamStatus"},"subscriberCount":{"type":"integer","minimum":0},"startedAt":{"$ref":"#/components/schemas/Timestamp"},"endedAt":{"$ref":"#/components/schemas/Timestamp"}}};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3120,14 +3354,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) && (missing0 = "id")) || ((data.title === undefined) && (missing0 = "title"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.subscriberCount === undefined) && (missing0 = "subscriberCount"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))){
-validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "object")) || (key0 === "title")) || (key0 === "status")) || (key0 === "subscriberCount")) || (key0 === "startedAt")) || (key0 === "endedAt"))){
-validate41.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate42.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3139,13 +3373,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern12.test(data0)){
-validate41.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern14.test(data0)){
+validate42.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3159,11 +3393,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate41.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("stream" !== data1){
-validate41.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "stream"},message:"must be equal to constant"}];
+validate42.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "stream"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3179,18 +3413,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func1(data2) > 200){
-validate41.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate42.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate41.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate42.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3204,11 +3438,11 @@ if(data.status !== undefined){
 let data3 = data.status;
 const _errs10 = errors;
 if(typeof data3 !== "string"){
-validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "idle") || (data3 === "live"))){
-validate41.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate42.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -3221,13 +3455,13 @@ if(data.subscriberCount !== undefined){
 let data4 = data.subscriberCount;
 const _errs13 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate41.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate42.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate41.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate42.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3246,18 +3480,18 @@ if(errors === _errs16){
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(!pattern6.test(data5)){
-validate41.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data5))){
-validate41.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3276,18 +3510,18 @@ if(errors === _errs19){
 if(errors === _errs19){
 if(typeof data6 === "string"){
 if(!pattern6.test(data6)){
-validate41.errors = [{instancePath:instancePath+"/endedAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/endedAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data6))){
-validate41.errors = [{instancePath:instancePath+"/endedAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate42.errors = [{instancePath:instancePath+"/endedAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/endedAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate42.errors = [{instancePath:instancePath+"/endedAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -3307,28 +3541,28 @@ var valid0 = true;
 }
 }
 else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate41.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
@@ -3336,7 +3570,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 const _errs1 = errors;
 if("device.error" !== data.type){
-validate38.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "device.error"},message:"must be equal to constant"}];
+validate39.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "device.error"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs1 === errors;
@@ -3352,14 +3586,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if(((data1.object === undefined) && (missing0 = "object")) || ((data1.error === undefined) && (missing0 = "error"))){
-validate38.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate39.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data1){
 if(!((key0 === "object") || (key0 === "error"))){
-validate38.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate39.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3367,8 +3601,8 @@ break;
 if(_errs4 === errors){
 if(data1.object !== undefined){
 const _errs5 = errors;
-if(!(validate41(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate42(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs5 === errors;
@@ -3384,14 +3618,14 @@ if(errors === _errs6){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.code === undefined) && (missing1 = "code")) || ((data3.message === undefined) && (missing1 = "message"))){
-validate38.errors = [{instancePath:instancePath+"/data/error",schemaPath:"#/properties/data/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate39.errors = [{instancePath:instancePath+"/data/error",schemaPath:"#/properties/data/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data3){
 if(!((key1 === "code") || (key1 === "message"))){
-validate38.errors = [{instancePath:instancePath+"/data/error",schemaPath:"#/properties/data/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate39.errors = [{instancePath:instancePath+"/data/error",schemaPath:"#/properties/data/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3401,7 +3635,7 @@ if(data3.code !== undefined){
 let data4 = data3.code;
 const _errs9 = errors;
 if(typeof data4 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/data/error/code",schemaPath:"#/components/schemas/DeviceErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/data/error/code",schemaPath:"#/components/schemas/DeviceErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs12 = errors;
@@ -3476,7 +3710,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return false;
 }
 else {
@@ -3499,7 +3733,7 @@ if(valid3){
 if(data3.message !== undefined){
 const _errs16 = errors;
 if(typeof data3.message !== "string"){
-validate38.errors = [{instancePath:instancePath+"/data/error/message",schemaPath:"#/properties/data/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate39.errors = [{instancePath:instancePath+"/data/error/message",schemaPath:"#/properties/data/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs16 === errors;
@@ -3512,7 +3746,7 @@ var valid3 = true;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/data/error",schemaPath:"#/properties/data/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [{instancePath:instancePath+"/data/error",schemaPath:"#/properties/data/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3526,7 +3760,7 @@ var valid2 = true;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate39.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3538,7 +3772,7 @@ var valid1 = true;
 if(valid1){
 for(const key2 in data){
 if((((((key2 !== "type") && (key2 !== "data")) && (key2 !== "id")) && (key2 !== "object")) && (key2 !== "created")) && (key2 !== "livemode")){
-validate38.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties"}];
+validate39.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key2},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -3547,26 +3781,26 @@ break;
 }
 }
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeviceOfflineEvent = validate43;
-const schema87 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"device.offline"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"allOf":[{"$ref":"#/components/schemas/StreamSnapshot"}],"required":["endedAt"],"properties":{"status":{"const":"idle"}}}}}},"unevaluatedProperties":false};
+export const validateDeviceOfflineEvent = validate44;
+const schema89 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"device.offline"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"allOf":[{"$ref":"#/components/schemas/StreamSnapshot"}],"required":["endedAt"],"properties":{"status":{"const":"idle"}}}}}},"unevaluatedProperties":false};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
@@ -3574,7 +3808,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 const _errs1 = errors;
 if("device.offline" !== data.type){
-validate43.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "device.offline"},message:"must be equal to constant"}];
+validate44.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "device.offline"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs1 === errors;
@@ -3590,14 +3824,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if((data1.object === undefined) && (missing0 = "object")){
-validate43.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate44.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data1){
 if(!(key0 === "object")){
-validate43.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate44.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3606,21 +3840,21 @@ if(_errs4 === errors){
 if(data1.object !== undefined){
 let data2 = data1.object;
 const _errs5 = errors;
-if(!(validate41(data2, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate42(data2, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.endedAt === undefined) && (missing1 = "endedAt")){
-validate43.errors = [{instancePath:instancePath+"/data/object",schemaPath:"#/properties/data/properties/object/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate44.errors = [{instancePath:instancePath+"/data/object",schemaPath:"#/properties/data/properties/object/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data2.status !== undefined){
 if("idle" !== data2.status){
-validate43.errors = [{instancePath:instancePath+"/data/object/status",schemaPath:"#/properties/data/properties/object/properties/status/const",keyword:"const",params:{allowedValue: "idle"},message:"must be equal to constant"}];
+validate44.errors = [{instancePath:instancePath+"/data/object/status",schemaPath:"#/properties/data/properties/object/properties/status/const",keyword:"const",params:{allowedValue: "idle"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -3632,7 +3866,7 @@ return false;
 }
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate44.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3644,7 +3878,7 @@ var valid1 = true;
 if(valid1){
 for(const key1 in data){
 if((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")) && (key1 !== "livemode")){
-validate43.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+validate44.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -3653,26 +3887,26 @@ break;
 }
 }
 }
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeviceOnlineEvent = validate46;
-const schema88 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"device.online"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"allOf":[{"$ref":"#/components/schemas/StreamSnapshot"}],"properties":{"status":{"const":"live"}}}}}},"unevaluatedProperties":false};
+export const validateDeviceOnlineEvent = validate47;
+const schema90 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"device.online"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"allOf":[{"$ref":"#/components/schemas/StreamSnapshot"}],"properties":{"status":{"const":"live"}}}}}},"unevaluatedProperties":false};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
@@ -3680,7 +3914,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 const _errs1 = errors;
 if("device.online" !== data.type){
-validate46.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "device.online"},message:"must be equal to constant"}];
+validate47.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "device.online"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs1 === errors;
@@ -3696,14 +3930,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if((data1.object === undefined) && (missing0 = "object")){
-validate46.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate47.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data1){
 if(!(key0 === "object")){
-validate46.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate47.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -3712,15 +3946,15 @@ if(_errs4 === errors){
 if(data1.object !== undefined){
 let data2 = data1.object;
 const _errs5 = errors;
-if(!(validate41(data2, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate42(data2, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 if(errors === _errs5){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.status !== undefined){
 if("live" !== data2.status){
-validate46.errors = [{instancePath:instancePath+"/data/object/status",schemaPath:"#/properties/data/properties/object/properties/status/const",keyword:"const",params:{allowedValue: "live"},message:"must be equal to constant"}];
+validate47.errors = [{instancePath:instancePath+"/data/object/status",schemaPath:"#/properties/data/properties/object/properties/status/const",keyword:"const",params:{allowedValue: "live"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -3731,7 +3965,7 @@ return false;
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate47.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -3743,7 +3977,7 @@ var valid1 = true;
 if(valid1){
 for(const key1 in data){
 if((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")) && (key1 !== "livemode")){
-validate46.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+validate47.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -3752,18 +3986,18 @@ break;
 }
 }
 }
-validate46.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateErrorCode = validate49;
-const schema89 = {"type":"string","oneOf":[{"const":"param_required"},{"const":"missing_token"},{"const":"invalid_token"},{"const":"token_expired"},{"const":"key_revoked"},{"const":"insufficient_scope"},{"const":"publishable_key_forbidden"},{"const":"parameter_invalid"},{"const":"parameter_unknown"},{"const":"parameters_exclusive"},{"const":"cursor_invalid"},{"const":"body_invalid_json"},{"const":"content_type_unsupported"},{"const":"body_too_large"},{"const":"route_not_found"},{"const":"method_not_allowed"},{"const":"resource_missing"},{"const":"stream_live"},{"const":"record_published"},{"const":"report_archived"},{"const":"webhook_limit_reached"},{"const":"rate_limited"},{"const":"internal_error"}]};
+export const validateErrorCode = validate50;
+const schema91 = {"type":"string","oneOf":[{"const":"param_required"},{"const":"missing_token"},{"const":"invalid_token"},{"const":"token_expired"},{"const":"key_revoked"},{"const":"insufficient_scope"},{"const":"publishable_key_forbidden"},{"const":"parameter_invalid"},{"const":"parameter_unknown"},{"const":"parameters_exclusive"},{"const":"cursor_invalid"},{"const":"body_invalid_json"},{"const":"content_type_unsupported"},{"const":"body_too_large"},{"const":"route_not_found"},{"const":"method_not_allowed"},{"const":"resource_missing"},{"const":"stream_live"},{"const":"record_published"},{"const":"report_archived"},{"const":"webhook_limit_reached"},{"const":"rate_limited"},{"const":"internal_error"}]};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
+const evaluated0 = validate50.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3771,7 +4005,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs1 = errors;
@@ -4286,7 +4520,7 @@ else {
 vErrors.push(err23);
 }
 errors++;
-validate49.errors = vErrors;
+validate50.errors = vErrors;
 return false;
 }
 else {
@@ -4300,21 +4534,21 @@ vErrors = null;
 }
 }
 }
-validate49.errors = vErrors;
+validate50.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate50.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateErrorResponse = validate50;
-const schema90 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"object","required":["type","code","message","requestId"],"additionalProperties":false,"properties":{"type":{"$ref":"#/components/schemas/ErrorType"},"code":{"$ref":"#/components/schemas/ErrorCode"},"message":{"type":"string","minLength":1},"param":{"type":"string","minLength":1},"requestId":{"$ref":"#/components/schemas/RequestId"}}}}};
-const schema91 = {"type":"string","oneOf":[{"const":"invalid_request_error"},{"const":"authentication_error"},{"const":"permission_error"},{"const":"not_found_error"},{"const":"conflict_error"},{"const":"rate_limit_error"},{"const":"api_error"}]};
-const schema93 = {"type":"string","pattern":"^req_[A-Za-z0-9]{1,64}$"};
-const pattern30 = new RegExp("^req_[A-Za-z0-9]{1,64}$", "u");
+export const validateErrorResponse = validate51;
+const schema92 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"object","required":["type","code","message","requestId"],"additionalProperties":false,"properties":{"type":{"$ref":"#/components/schemas/ErrorType"},"code":{"$ref":"#/components/schemas/ErrorCode"},"message":{"type":"string","minLength":1},"param":{"type":"string","minLength":1},"requestId":{"$ref":"#/components/schemas/RequestId"}}}}};
+const schema93 = {"type":"string","oneOf":[{"const":"invalid_request_error"},{"const":"authentication_error"},{"const":"permission_error"},{"const":"not_found_error"},{"const":"conflict_error"},{"const":"rate_limit_error"},{"const":"api_error"}]};
+const schema95 = {"type":"string","pattern":"^req_[A-Za-z0-9]{1,64}$"};
+const pattern32 = new RegExp("^req_[A-Za-z0-9]{1,64}$", "u");
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4325,14 +4559,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.error === undefined) && (missing0 = "error")){
-validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate51.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "error")){
-validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4345,14 +4579,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((((data0.type === undefined) && (missing1 = "type")) || ((data0.code === undefined) && (missing1 = "code"))) || ((data0.message === undefined) && (missing1 = "message"))) || ((data0.requestId === undefined) && (missing1 = "requestId"))){
-validate50.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate51.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!(((((key1 === "type") || (key1 === "code")) || (key1 === "message")) || (key1 === "param")) || (key1 === "requestId"))){
-validate50.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate51.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -4362,7 +4596,7 @@ if(data0.type !== undefined){
 let data1 = data0.type;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate50.errors = [{instancePath:instancePath+"/error/type",schemaPath:"#/components/schemas/ErrorType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/error/type",schemaPath:"#/components/schemas/ErrorType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs8 = errors;
@@ -4525,7 +4759,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate50.errors = vErrors;
+validate51.errors = vErrors;
 return false;
 }
 else {
@@ -4549,7 +4783,7 @@ if(data0.code !== undefined){
 let data2 = data0.code;
 const _errs16 = errors;
 if(typeof data2 !== "string"){
-validate50.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs19 = errors;
@@ -5064,7 +5298,7 @@ else {
 vErrors.push(err31);
 }
 errors++;
-validate50.errors = vErrors;
+validate51.errors = vErrors;
 return false;
 }
 else {
@@ -5090,12 +5324,12 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate50.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate51.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5111,12 +5345,12 @@ const _errs45 = errors;
 if(errors === _errs45){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-validate50.errors = [{instancePath:instancePath+"/error/param",schemaPath:"#/properties/error/properties/param/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate51.errors = [{instancePath:instancePath+"/error/param",schemaPath:"#/properties/error/properties/param/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/error/param",schemaPath:"#/properties/error/properties/param/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/error/param",schemaPath:"#/properties/error/properties/param/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5132,13 +5366,13 @@ const _errs47 = errors;
 const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data5 === "string"){
-if(!pattern30.test(data5)){
-validate50.errors = [{instancePath:instancePath+"/error/requestId",schemaPath:"#/components/schemas/RequestId/pattern",keyword:"pattern",params:{pattern: "^req_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^req_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern32.test(data5)){
+validate51.errors = [{instancePath:instancePath+"/error/requestId",schemaPath:"#/components/schemas/RequestId/pattern",keyword:"pattern",params:{pattern: "^req_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^req_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/error/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate51.errors = [{instancePath:instancePath+"/error/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5155,7 +5389,7 @@ var valid1 = true;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5164,21 +5398,21 @@ return false;
 }
 }
 else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate50.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateErrorType = validate51;
+export const validateErrorType = validate52;
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5186,7 +5420,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs1 = errors;
@@ -5349,7 +5583,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate51.errors = vErrors;
+validate52.errors = vErrors;
 return false;
 }
 else {
@@ -5363,43 +5597,14 @@ vErrors = null;
 }
 }
 }
-validate51.errors = vErrors;
-return errors === 0;
-}
-validate51.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateEvent = validate39;
-
-export const validateEventId = validate52;
-
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern26.test(data)){
-validate52.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^evt_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^evt_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
 validate52.errors = vErrors;
 return errors === 0;
 }
 validate52.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateEventType = validate53;
+export const validateEvent = validate40;
+
+export const validateEventId = validate53;
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5411,8 +5616,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern28.test(data)){
+validate53.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^evt_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^evt_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
 validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateEventType = validate54;
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs1 = errors;
@@ -5597,7 +5831,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate53.errors = vErrors;
+validate54.errors = vErrors;
 return false;
 }
 else {
@@ -5611,38 +5845,12 @@ vErrors = null;
 }
 }
 }
-validate53.errors = vErrors;
-return errors === 0;
-}
-validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateFormat = validate54;
-
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data === "json") || (data === "msgpack")) || (data === "csv"))){
-validate54.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
 validate54.errors = vErrors;
 return errors === 0;
 }
 validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateList = validate55;
-const schema98 = {"type":"object","required":["object","data","hasMore","nextCursor"],"properties":{"object":{"type":"string","const":"list"},"data":{"type":"array"},"hasMore":{"type":"boolean"},"nextCursor":{"type":["string","null"]}}};
+export const validateFormat = validate55;
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5654,11 +5862,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(typeof data !== "string"){
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((data === "json") || (data === "msgpack")) || (data === "csv"))){
+validate55.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateList = validate56;
+const schema100 = {"type":"object","required":["object","data","hasMore","nextCursor"],"properties":{"object":{"type":"string","const":"list"},"data":{"type":"array"},"hasMore":{"type":"boolean"},"nextCursor":{"type":["string","null"]}}};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
-validate55.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -5666,11 +5900,11 @@ if(data.object !== undefined){
 let data0 = data.object;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate56.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("list" !== data0){
-validate55.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
+validate56.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5682,7 +5916,7 @@ if(valid0){
 if(data.data !== undefined){
 const _errs3 = errors;
 if(!(Array.isArray(data.data))){
-validate55.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate56.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5694,7 +5928,7 @@ if(valid0){
 if(data.hasMore !== undefined){
 const _errs5 = errors;
 if(typeof data.hasMore !== "boolean"){
-validate55.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate56.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5707,7 +5941,7 @@ if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate55.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema98.properties.nextCursor.type},message:"must be string,null"}];
+validate56.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -5721,24 +5955,24 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate55.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"object":true,"data":true,"hasMore":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"object":true,"data":true,"hasMore":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateLiveFrame = validate56;
-const schema99 = {"type":"array","minItems":1,"items":{"oneOf":[{"$ref":"#/components/schemas/TelemetryMessage"},{"$ref":"#/components/schemas/StatusMessage"}]}};
-const schema100 = {"type":"object","required":["type","streamId","seq","receivedAt","sample"],"additionalProperties":false,"properties":{"type":{"type":"string","const":"telemetry"},"streamId":{"$ref":"#/components/schemas/StreamId"},"seq":{"$ref":"#/components/schemas/LiveSequence"},"receivedAt":{"type":"integer","minimum":0},"sample":{"$ref":"#/components/schemas/TelemetrySample"}}};
-const schema102 = {"type":"integer","minimum":1};
+export const validateLiveFrame = validate57;
+const schema101 = {"type":"array","minItems":1,"items":{"oneOf":[{"$ref":"#/components/schemas/TelemetryMessage"},{"$ref":"#/components/schemas/StatusMessage"}]}};
+const schema102 = {"type":"object","required":["type","streamId","seq","receivedAt","sample"],"additionalProperties":false,"properties":{"type":{"type":"string","const":"telemetry"},"streamId":{"$ref":"#/components/schemas/StreamId"},"seq":{"$ref":"#/components/schemas/LiveSequence"},"receivedAt":{"type":"integer","minimum":0},"sample":{"$ref":"#/components/schemas/TelemetrySample"}}};
+const schema104 = {"type":"integer","minimum":1};
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5749,14 +5983,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.streamId === undefined) && (missing0 = "streamId"))) || ((data.seq === undefined) && (missing0 = "seq"))) || ((data.receivedAt === undefined) && (missing0 = "receivedAt"))) || ((data.sample === undefined) && (missing0 = "sample"))){
-validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "type") || (key0 === "streamId")) || (key0 === "seq")) || (key0 === "receivedAt")) || (key0 === "sample"))){
-validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5766,11 +6000,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("telemetry" !== data0){
-validate57.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "telemetry"},message:"must be equal to constant"}];
+validate58.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "telemetry"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5785,13 +6019,13 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
-validate57.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern14.test(data1)){
+validate58.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -5806,13 +6040,13 @@ let data2 = data.seq;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate57.errors = [{instancePath:instancePath+"/seq",schemaPath:"#/components/schemas/LiveSequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate58.errors = [{instancePath:instancePath+"/seq",schemaPath:"#/components/schemas/LiveSequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data2 == "number"){
 if(data2 < 1 || isNaN(data2)){
-validate57.errors = [{instancePath:instancePath+"/seq",schemaPath:"#/components/schemas/LiveSequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate58.errors = [{instancePath:instancePath+"/seq",schemaPath:"#/components/schemas/LiveSequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -5827,13 +6061,13 @@ if(data.receivedAt !== undefined){
 let data3 = data.receivedAt;
 const _errs10 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate57.errors = [{instancePath:instancePath+"/receivedAt",schemaPath:"#/properties/receivedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate58.errors = [{instancePath:instancePath+"/receivedAt",schemaPath:"#/properties/receivedAt/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate57.errors = [{instancePath:instancePath+"/receivedAt",schemaPath:"#/properties/receivedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate58.errors = [{instancePath:instancePath+"/receivedAt",schemaPath:"#/properties/receivedAt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -5852,14 +6086,14 @@ if(errors === _errs13){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.ts === undefined) && (missing1 = "ts")) || ((data4.values === undefined) && (missing1 = "values"))){
-validate57.errors = [{instancePath:instancePath+"/sample",schemaPath:"#/components/schemas/TelemetrySample/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate58.errors = [{instancePath:instancePath+"/sample",schemaPath:"#/components/schemas/TelemetrySample/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key1 in data4){
 if(!((key1 === "ts") || (key1 === "values"))){
-validate57.errors = [{instancePath:instancePath+"/sample",schemaPath:"#/components/schemas/TelemetrySample/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate58.errors = [{instancePath:instancePath+"/sample",schemaPath:"#/components/schemas/TelemetrySample/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -5869,13 +6103,13 @@ if(data4.ts !== undefined){
 let data5 = data4.ts;
 const _errs16 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate57.errors = [{instancePath:instancePath+"/sample/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate58.errors = [{instancePath:instancePath+"/sample/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate57.errors = [{instancePath:instancePath+"/sample/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate58.errors = [{instancePath:instancePath+"/sample/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -5892,19 +6126,19 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(Object.keys(data6).length > 64){
-validate57.errors = [{instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+validate58.errors = [{instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
 return false;
 }
 else {
 if(Object.keys(data6).length < 1){
-validate57.errors = [{instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
+validate58.errors = [{instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
 return false;
 }
 else {
 for(const key2 in data6){
 const _errs20 = errors;
 if(typeof key2 === "string"){
-if(!pattern8.test(key2)){
+if(!pattern10.test(key2)){
 const err0 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
@@ -5925,7 +6159,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate57.errors = vErrors;
+validate58.errors = vErrors;
 return false;
 break;
 }
@@ -5934,7 +6168,7 @@ if(valid5){
 for(const key3 in data6){
 const _errs22 = errors;
 if(!(typeof data6[key3] == "number")){
-validate57.errors = [{instancePath:instancePath+"/sample/values/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TelemetrySample/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/sample/values/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TelemetrySample/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid6 = _errs22 === errors;
@@ -5947,7 +6181,7 @@ break;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [{instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5961,7 +6195,7 @@ var valid4 = true;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/sample",schemaPath:"#/components/schemas/TelemetrySample/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [{instancePath:instancePath+"/sample",schemaPath:"#/components/schemas/TelemetrySample/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -5978,21 +6212,21 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate57.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema104 = {"type":"object","required":["type","streamId","seq","status","subscriberCount"],"additionalProperties":false,"properties":{"type":{"type":"string","const":"status"},"streamId":{"$ref":"#/components/schemas/StreamId"},"seq":{"$ref":"#/components/schemas/LiveSequence"},"status":{"$ref":"#/components/schemas/StreamStatus"},"subscriberCount":{"type":"integer","minimum":0}}};
+const schema106 = {"type":"object","required":["type","streamId","seq","status","subscriberCount"],"additionalProperties":false,"properties":{"type":{"type":"string","const":"status"},"streamId":{"$ref":"#/components/schemas/StreamId"},"seq":{"$ref":"#/components/schemas/LiveSequence"},"status":{"$ref":"#/components/schemas/StreamStatus"},"subscriberCount":{"type":"integer","minimum":0}}};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
+const evaluated0 = validate60.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6003,14 +6237,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.streamId === undefined) && (missing0 = "streamId"))) || ((data.seq === undefined) && (missing0 = "seq"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.subscriberCount === undefined) && (missing0 = "subscriberCount"))){
-validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate60.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "type") || (key0 === "streamId")) || (key0 === "seq")) || (key0 === "status")) || (key0 === "subscriberCount"))){
-validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate60.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6020,11 +6254,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("status" !== data0){
-validate59.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "status"},message:"must be equal to constant"}];
+validate60.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "status"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6039,13 +6273,13 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(!pattern12.test(data1)){
-validate59.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern14.test(data1)){
+validate60.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate59.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6060,13 +6294,13 @@ let data2 = data.seq;
 const _errs7 = errors;
 const _errs8 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate59.errors = [{instancePath:instancePath+"/seq",schemaPath:"#/components/schemas/LiveSequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate60.errors = [{instancePath:instancePath+"/seq",schemaPath:"#/components/schemas/LiveSequence/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data2 == "number"){
 if(data2 < 1 || isNaN(data2)){
-validate59.errors = [{instancePath:instancePath+"/seq",schemaPath:"#/components/schemas/LiveSequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate60.errors = [{instancePath:instancePath+"/seq",schemaPath:"#/components/schemas/LiveSequence/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -6081,11 +6315,11 @@ if(data.status !== undefined){
 let data3 = data.status;
 const _errs10 = errors;
 if(typeof data3 !== "string"){
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "idle") || (data3 === "live"))){
-validate59.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
+validate60.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -6098,13 +6332,13 @@ if(data.subscriberCount !== undefined){
 let data4 = data.subscriberCount;
 const _errs13 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate59.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate60.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate59.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate60.errors = [{instancePath:instancePath+"/subscriberCount",schemaPath:"#/properties/subscriberCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6122,20 +6356,20 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate60.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate59.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate57.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6145,7 +6379,7 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length < 1){
-validate56.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate57.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -6158,8 +6392,8 @@ const _errs2 = errors;
 let valid1 = false;
 let passing0 = null;
 const _errs3 = errors;
-if(!(validate57(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate58(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -6169,8 +6403,8 @@ passing0 = 0;
 var props0 = true;
 }
 const _errs4 = errors;
-if(!(validate59(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate60(data0, {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -6196,7 +6430,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate56.errors = vErrors;
+validate57.errors = vErrors;
 return false;
 }
 else {
@@ -6218,45 +6452,16 @@ break;
 }
 }
 else {
-validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate56.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateLiveSequence = validate61;
-
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data < 1 || isNaN(data)){
-validate61.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-validate61.errors = vErrors;
-return errors === 0;
-}
-validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateMetadata = validate62;
+export const validateLiveSequence = validate62;
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6268,10 +6473,39 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data < 1 || isNaN(data)){
+validate62.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateMetadata = validate63;
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length > 16){
-validate62.errors = [{instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
+validate63.errors = [{instancePath,schemaPath:"#/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
 return false;
 }
 else {
@@ -6311,7 +6545,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate62.errors = vErrors;
+validate63.errors = vErrors;
 return false;
 break;
 }
@@ -6323,12 +6557,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func1(data0) > 512){
-validate62.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate63.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate62.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate63.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6341,54 +6575,16 @@ break;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-validate62.errors = vErrors;
-return errors === 0;
-}
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateNullableTimestamp = validate63;
-
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate63.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((typeof data !== "string") && (data !== null)){
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema64.type},message:"must be string,null"}];
-return false;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-validate63.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
-return false;
-}
-else {
-if(!(formats0.validate(data))){
-validate63.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
 }
 }
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateOAuthError = validate64;
-const schema111 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"string","enum":["invalid_request","invalid_client","invalid_grant","unauthorized_client","unsupported_grant_type","invalid_scope"]},"error_description":{"type":"string"}}};
+export const validateNullableTimestamp = validate64;
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6400,68 +6596,33 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if((typeof data !== "string") && (data !== null)){
+validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"}];
+return false;
+}
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.error === undefined) && (missing0 = "error")){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern6.test(data)){
+validate64.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "error") || (key0 === "error_description"))){
-validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.error !== undefined){
-let data0 = data.error;
-const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate64.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!(formats0.validate(data))){
+validate64.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
-if(!((((((data0 === "invalid_request") || (data0 === "invalid_client")) || (data0 === "invalid_grant")) || (data0 === "unauthorized_client")) || (data0 === "unsupported_grant_type")) || (data0 === "invalid_scope"))){
-validate64.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/enum",keyword:"enum",params:{allowedValues: schema111.properties.error.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.error_description !== undefined){
-const _errs4 = errors;
-if(typeof data.error_description !== "string"){
-validate64.errors = [{instancePath:instancePath+"/error_description",schemaPath:"#/properties/error_description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
 }
 }
-}
-}
-}
-else {
-validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
 }
 }
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateOAuthScopeList = validate65;
-const schema112 = {"type":"string","pattern":"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"};
-const pattern36 = new RegExp("^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$", "u");
+export const validateOAuthError = validate65;
+const schema113 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"string","enum":["invalid_request","invalid_client","invalid_grant","unauthorized_client","unsupported_grant_type","invalid_scope"]},"error_description":{"type":"string"}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6474,23 +6635,65 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(typeof data === "string"){
-if(!pattern36.test(data)){
-validate65.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"},message:"must match pattern \""+"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"+"\""}];
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.error === undefined) && (missing0 = "error")){
+validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "error") || (key0 === "error_description"))){
+validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.error !== undefined){
+let data0 = data.error;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate65.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data0 === "invalid_request") || (data0 === "invalid_client")) || (data0 === "invalid_grant")) || (data0 === "unauthorized_client")) || (data0 === "unsupported_grant_type")) || (data0 === "invalid_scope"))){
+validate65.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/enum",keyword:"enum",params:{allowedValues: schema113.properties.error.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.error_description !== undefined){
+const _errs4 = errors;
+if(typeof data.error_description !== "string"){
+validate65.errors = [{instancePath:instancePath+"/error_description",schemaPath:"#/properties/error_description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateQuality = validate66;
+export const validateOAuthScopeList = validate66;
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6502,8 +6705,37 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern8.test(data)){
+validate66.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"},message:"must match pattern \""+"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"+"\""}];
+return false;
+}
+}
+else {
 validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate66.errors = vErrors;
+return errors === 0;
+}
+validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateQuality = validate67;
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate67.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs1 = errors;
@@ -6578,7 +6810,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate66.errors = vErrors;
+validate67.errors = vErrors;
 return false;
 }
 else {
@@ -6592,22 +6824,21 @@ vErrors = null;
 }
 }
 }
-validate66.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateRecord = validate67;
-const schema114 = {"type":"object","required":["id","object","reportId","status","source","streamId","title","sampleCount","samples","createdAt","publishedAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/RecordId"},"object":{"type":"string","const":"record"},"reportId":{"$ref":"#/components/schemas/ReportId"},"status":{"$ref":"#/components/schemas/RecordStatus"},"source":{"type":"string","enum":["upload","stream"]},"streamId":{"type":["string","null"],"pattern":"^stm_[A-Za-z0-9]{1,64}$"},"title":{"type":["string","null"],"minLength":1,"maxLength":200},"sampleCount":{"type":"integer","minimum":0},"samples":{"type":"array","maxItems":10000,"items":{"$ref":"#/components/schemas/TelemetrySample"}},"createdAt":{"$ref":"#/components/schemas/Timestamp"},"publishedAt":{"$ref":"#/components/schemas/NullableTimestamp"}}};
-const schema115 = {"type":"string","pattern":"^rec_[A-Za-z0-9]{1,64}$"};
-const schema117 = {"type":"string","enum":["draft","published"]};
-const func36 = Object.prototype.hasOwnProperty;
-const pattern37 = new RegExp("^rec_[A-Za-z0-9]{1,64}$", "u");
+export const validateRecord = validate68;
+const schema116 = {"type":"object","required":["id","object","reportId","status","source","streamId","title","sampleCount","samples","createdAt","publishedAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/RecordId"},"object":{"type":"string","const":"record"},"reportId":{"$ref":"#/components/schemas/ReportId"},"status":{"$ref":"#/components/schemas/RecordStatus"},"source":{"type":"string","enum":["upload","stream"]},"streamId":{"type":["string","null"],"pattern":"^stm_[A-Za-z0-9]{1,64}$"},"title":{"type":["string","null"],"minLength":1,"maxLength":200},"sampleCount":{"type":"integer","minimum":0},"samples":{"type":"array","maxItems":10000,"items":{"$ref":"#/components/schemas/TelemetrySample"}},"createdAt":{"$ref":"#/components/schemas/Timestamp"},"publishedAt":{"$ref":"#/components/schemas/NullableTimestamp"}}};
+const schema117 = {"type":"string","pattern":"^rec_[A-Za-z0-9]{1,64}$"};
+const schema119 = {"type":"string","enum":["draft","published"]};
+const pattern39 = new RegExp("^rec_[A-Za-z0-9]{1,64}$", "u");
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate68.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6618,14 +6849,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.id === undefined) && (missing0 = "id")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.reportId === undefined) && (missing0 = "reportId"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.source === undefined) && (missing0 = "source"))) || ((data.streamId === undefined) && (missing0 = "streamId"))) || ((data.title === undefined) && (missing0 = "title"))) || ((data.sampleCount === undefined) && (missing0 = "sampleCount"))) || ((data.samples === undefined) && (missing0 = "samples"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))) || ((data.publishedAt === undefined) && (missing0 = "publishedAt"))){
-validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func36.call(schema114.properties, key0))){
-validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func3.call(schema116.properties, key0))){
+validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6637,13 +6868,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern37.test(data0)){
-validate67.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/RecordId/pattern",keyword:"pattern",params:{pattern: "^rec_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^rec_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern39.test(data0)){
+validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/RecordId/pattern",keyword:"pattern",params:{pattern: "^rec_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^rec_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/RecordId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/RecordId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6657,11 +6888,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate67.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("record" !== data1){
-validate67.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "record"},message:"must be equal to constant"}];
+validate68.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "record"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6676,13 +6907,13 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(!pattern10.test(data2)){
-validate67.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern12.test(data2)){
+validate68.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6696,11 +6927,11 @@ if(data.status !== undefined){
 let data3 = data.status;
 const _errs10 = errors;
 if(typeof data3 !== "string"){
-validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/RecordStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/RecordStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "draft") || (data3 === "published"))){
-validate67.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/RecordStatus/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"}];
+validate68.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/RecordStatus/enum",keyword:"enum",params:{allowedValues: schema119.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -6713,11 +6944,11 @@ if(data.source !== undefined){
 let data4 = data.source;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate67.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data4 === "upload") || (data4 === "stream"))){
-validate67.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/enum",keyword:"enum",params:{allowedValues: schema114.properties.source.enum},message:"must be equal to one of the allowed values"}];
+validate68.errors = [{instancePath:instancePath+"/source",schemaPath:"#/properties/source/enum",keyword:"enum",params:{allowedValues: schema116.properties.source.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -6730,13 +6961,13 @@ if(data.streamId !== undefined){
 let data5 = data.streamId;
 const _errs15 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate67.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/properties/streamId/type",keyword:"type",params:{type: schema114.properties.streamId.type},message:"must be string,null"}];
+validate68.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/properties/streamId/type",keyword:"type",params:{type: schema116.properties.streamId.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs15){
 if(typeof data5 === "string"){
-if(!pattern12.test(data5)){
-validate67.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/properties/streamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern14.test(data5)){
+validate68.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/properties/streamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
@@ -6751,18 +6982,18 @@ if(data.title !== undefined){
 let data6 = data.title;
 const _errs17 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema114.properties.title.type},message:"must be string,null"}];
+validate68.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema116.properties.title.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs17){
 if(typeof data6 === "string"){
 if(func1(data6) > 200){
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate68.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data6) < 1){
-validate67.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate68.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
@@ -6778,13 +7009,13 @@ if(data.sampleCount !== undefined){
 let data7 = data.sampleCount;
 const _errs19 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate67.errors = [{instancePath:instancePath+"/sampleCount",schemaPath:"#/properties/sampleCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate68.errors = [{instancePath:instancePath+"/sampleCount",schemaPath:"#/properties/sampleCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs19){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate67.errors = [{instancePath:instancePath+"/sampleCount",schemaPath:"#/properties/sampleCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate68.errors = [{instancePath:instancePath+"/sampleCount",schemaPath:"#/properties/sampleCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6801,7 +7032,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(Array.isArray(data8)){
 if(data8.length > 10000){
-validate67.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+validate68.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
 else {
@@ -6815,14 +7046,14 @@ if(errors === _errs24){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing1;
 if(((data9.ts === undefined) && (missing1 = "ts")) || ((data9.values === undefined) && (missing1 = "values"))){
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs26 = errors;
 for(const key1 in data9){
 if(!((key1 === "ts") || (key1 === "values"))){
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6832,13 +7063,13 @@ if(data9.ts !== undefined){
 let data10 = data9.ts;
 const _errs27 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs27){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6855,19 +7086,19 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(Object.keys(data11).length > 64){
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
 return false;
 }
 else {
 if(Object.keys(data11).length < 1){
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
 return false;
 }
 else {
 for(const key2 in data11){
 const _errs31 = errors;
 if(typeof key2 === "string"){
-if(!pattern8.test(key2)){
+if(!pattern10.test(key2)){
 const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
@@ -6888,7 +7119,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate67.errors = vErrors;
+validate68.errors = vErrors;
 return false;
 break;
 }
@@ -6897,7 +7128,7 @@ if(valid7){
 for(const key3 in data11){
 const _errs33 = errors;
 if(!(typeof data11[key3] == "number")){
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0+"/values/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TelemetrySample/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0+"/values/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TelemetrySample/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid8 = _errs33 === errors;
@@ -6910,7 +7141,7 @@ break;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6924,7 +7155,7 @@ var valid6 = true;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate68.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6936,7 +7167,7 @@ break;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate68.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6954,18 +7185,18 @@ if(errors === _errs36){
 if(errors === _errs36){
 if(typeof data13 === "string"){
 if(!pattern6.test(data13)){
-validate67.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate68.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data13))){
-validate67.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate68.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6981,19 +7212,19 @@ let data14 = data.publishedAt;
 const _errs38 = errors;
 const _errs39 = errors;
 if((typeof data14 !== "string") && (data14 !== null)){
-validate67.errors = [{instancePath:instancePath+"/publishedAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema64.type},message:"must be string,null"}];
+validate68.errors = [{instancePath:instancePath+"/publishedAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs39){
 if(errors === _errs39){
 if(typeof data14 === "string"){
 if(!pattern6.test(data14)){
-validate67.errors = [{instancePath:instancePath+"/publishedAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate68.errors = [{instancePath:instancePath+"/publishedAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data14))){
-validate67.errors = [{instancePath:instancePath+"/publishedAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate68.errors = [{instancePath:instancePath+"/publishedAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -7019,46 +7250,16 @@ var valid0 = true;
 }
 }
 else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate67.errors = vErrors;
-return errors === 0;
-}
-validate67.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateRecordId = validate68;
-
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate68.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern37.test(data)){
-validate68.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^rec_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^rec_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate68.errors = vErrors;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateRecordList = validate69;
-const schema122 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Record"}}},"unevaluatedProperties":false};
+export const validateRecordId = validate69;
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7070,12 +7271,42 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern39.test(data)){
+validate69.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^rec_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^rec_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate69.errors = vErrors;
+return errors === 0;
+}
+validate69.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateRecordList = validate70;
+const schema124 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Record"}}},"unevaluatedProperties":false};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate70.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
-validate69.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate70.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -7083,11 +7314,11 @@ if(data.object !== undefined){
 let data0 = data.object;
 const _errs3 = errors;
 if(typeof data0 !== "string"){
-validate69.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("list" !== data0){
-validate69.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
+validate70.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
 var valid2 = _errs3 === errors;
@@ -7099,7 +7330,7 @@ if(valid2){
 if(data.data !== undefined){
 const _errs5 = errors;
 if(!(Array.isArray(data.data))){
-validate69.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate70.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -7111,7 +7342,7 @@ if(valid2){
 if(data.hasMore !== undefined){
 const _errs7 = errors;
 if(typeof data.hasMore !== "boolean"){
-validate69.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate70.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -7124,7 +7355,7 @@ if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
 const _errs9 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate69.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema98.properties.nextCursor.type},message:"must be string,null"}];
+validate70.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -7138,7 +7369,7 @@ var valid2 = true;
 }
 }
 else {
-validate69.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate70.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7152,8 +7383,8 @@ var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate67(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+if(!(validate68(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs12 === errors;
@@ -7170,7 +7401,7 @@ var valid3 = true;
 if(valid3){
 for(const key0 in data){
 if((((key0 !== "data") && (key0 !== "object")) && (key0 !== "hasMore")) && (key0 !== "nextCursor")){
-validate69.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate70.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -7178,37 +7409,12 @@ break;
 }
 }
 }
-validate69.errors = vErrors;
+validate70.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate70.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateRecordStatus = validate71;
-
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data === "draft") || (data === "published"))){
-validate71.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-validate71.errors = vErrors;
-return errors === 0;
-}
-validate71.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateRegion = validate72;
+export const validateRecordStatus = validate72;
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7220,39 +7426,20 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(typeof data === "string"){
-if(func1(data) > 32){
-validate72.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
-return false;
-}
-else {
-if(func1(data) < 1){
-validate72.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern5.test(data)){
-validate72.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z]+(-[a-z]+)*-[0-9]+$"},message:"must match pattern \""+"^[a-z]+(-[a-z]+)*-[0-9]+$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
+if(typeof data !== "string"){
 validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(!((data === "draft") || (data === "published"))){
+validate72.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema119.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
 validate72.errors = vErrors;
 return errors === 0;
 }
 validate72.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateReport = validate73;
-const schema126 = {"type":"object","required":["id","object","title","status","recordCount","reportUrl","createdAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/ReportId"},"object":{"type":"string","const":"report"},"title":{"$ref":"#/components/schemas/Title"},"status":{"$ref":"#/components/schemas/ReportStatus"},"recordCount":{"type":"integer","minimum":0},"reportUrl":{"type":"string","format":"uri","pattern":"^https?://\\S+\\.xml$"},"createdAt":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema129 = {"type":"string","enum":["draft","published","archived"]};
-const pattern46 = new RegExp("^https?://\\S+\\.xml$", "u");
+export const validateRegion = validate73;
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7265,17 +7452,61 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
+if(typeof data === "string"){
+if(func1(data) > 32){
+validate73.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 32},message:"must NOT have more than 32 characters"}];
+return false;
+}
+else {
+if(func1(data) < 1){
+validate73.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern5.test(data)){
+validate73.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z]+(-[a-z]+)*-[0-9]+$"},message:"must match pattern \""+"^[a-z]+(-[a-z]+)*-[0-9]+$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+validate73.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateReport = validate74;
+const schema128 = {"type":"object","required":["id","object","title","status","recordCount","reportUrl","createdAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/ReportId"},"object":{"type":"string","const":"report"},"title":{"$ref":"#/components/schemas/Title"},"status":{"$ref":"#/components/schemas/ReportStatus"},"recordCount":{"type":"integer","minimum":0},"reportUrl":{"type":"string","format":"uri","pattern":"^https?://\\S+\\.xml$"},"createdAt":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema131 = {"type":"string","enum":["draft","published","archived"]};
+const pattern48 = new RegExp("^https?://\\S+\\.xml$", "u");
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.title === undefined) && (missing0 = "title"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.recordCount === undefined) && (missing0 = "recordCount"))) || ((data.reportUrl === undefined) && (missing0 = "reportUrl"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))){
-validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "object")) || (key0 === "title")) || (key0 === "status")) || (key0 === "recordCount")) || (key0 === "reportUrl")) || (key0 === "createdAt"))){
-validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7287,13 +7518,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern10.test(data0)){
-validate73.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern12.test(data0)){
+validate74.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7307,11 +7538,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate73.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("report" !== data1){
-validate73.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "report"},message:"must be equal to constant"}];
+validate74.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "report"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -7327,18 +7558,18 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func1(data2) > 200){
-validate73.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate74.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data2) < 1){
-validate73.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7352,11 +7583,11 @@ if(data.status !== undefined){
 let data3 = data.status;
 const _errs10 = errors;
 if(typeof data3 !== "string"){
-validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReportStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReportStatus/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data3 === "draft") || (data3 === "published")) || (data3 === "archived"))){
-validate73.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReportStatus/enum",keyword:"enum",params:{allowedValues: schema129.enum},message:"must be equal to one of the allowed values"}];
+validate74.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReportStatus/enum",keyword:"enum",params:{allowedValues: schema131.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -7369,13 +7600,13 @@ if(data.recordCount !== undefined){
 let data4 = data.recordCount;
 const _errs13 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate73.errors = [{instancePath:instancePath+"/recordCount",schemaPath:"#/properties/recordCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate74.errors = [{instancePath:instancePath+"/recordCount",schemaPath:"#/properties/recordCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate73.errors = [{instancePath:instancePath+"/recordCount",schemaPath:"#/properties/recordCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate74.errors = [{instancePath:instancePath+"/recordCount",schemaPath:"#/properties/recordCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7392,19 +7623,19 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(errors === _errs15){
 if(typeof data5 === "string"){
-if(!pattern46.test(data5)){
-validate73.errors = [{instancePath:instancePath+"/reportUrl",schemaPath:"#/properties/reportUrl/pattern",keyword:"pattern",params:{pattern: "^https?://\\S+\\.xml$"},message:"must match pattern \""+"^https?://\\S+\\.xml$"+"\""}];
+if(!pattern48.test(data5)){
+validate74.errors = [{instancePath:instancePath+"/reportUrl",schemaPath:"#/properties/reportUrl/pattern",keyword:"pattern",params:{pattern: "^https?://\\S+\\.xml$"},message:"must match pattern \""+"^https?://\\S+\\.xml$"+"\""}];
 return false;
 }
 else {
 if(!(formats2(data5))){
-validate73.errors = [{instancePath:instancePath+"/reportUrl",schemaPath:"#/properties/reportUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+validate74.errors = [{instancePath:instancePath+"/reportUrl",schemaPath:"#/properties/reportUrl/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
 return false;
 }
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/reportUrl",schemaPath:"#/properties/reportUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/reportUrl",schemaPath:"#/properties/reportUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7423,18 +7654,18 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data6 === "string"){
 if(!pattern6.test(data6)){
-validate73.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate74.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data6))){
-validate73.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate74.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7454,95 +7685,8 @@ var valid0 = true;
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-validate73.errors = vErrors;
-return errors === 0;
-}
-validate73.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateReportDeletedEvent = validate74;
-const schema131 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"report.deleted"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Record"}}}},"unevaluatedProperties":false};
-
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate74.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
-const _errs1 = errors;
-if("report.deleted" !== data.type){
-validate74.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "report.deleted"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs1 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.data !== undefined){
-let data1 = data.data;
-const _errs2 = errors;
-if(errors === _errs2){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing0;
-if((data1.object === undefined) && (missing0 = "object")){
-validate74.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs4 = errors;
-for(const key0 in data1){
-if(!(key0 === "object")){
-validate74.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data1.object !== undefined){
-if(!(validate67(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
-errors = vErrors.length;
-}
-}
-}
-}
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")) && (key1 !== "livemode")){
-validate74.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
 }
 }
 validate74.errors = vErrors;
@@ -7550,29 +7694,29 @@ return errors === 0;
 }
 validate74.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReportGeneratedEvent = validate77;
-const schema132 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"report.generated"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Record"}}}},"unevaluatedProperties":false};
+export const validateReportDeletedEvent = validate75;
+const schema133 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"report.deleted"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Record"}}}},"unevaluatedProperties":false};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 const _errs1 = errors;
-if("report.generated" !== data.type){
-validate77.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "report.generated"},message:"must be equal to constant"}];
+if("report.deleted" !== data.type){
+validate75.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "report.deleted"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs1 === errors;
@@ -7588,22 +7732,22 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if((data1.object === undefined) && (missing0 = "object")){
-validate77.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate75.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data1){
 if(!(key0 === "object")){
-validate77.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate75.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs4 === errors){
 if(data1.object !== undefined){
-if(!(validate67(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+if(!(validate68(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
 }
@@ -7611,7 +7755,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7623,7 +7767,7 @@ var valid1 = true;
 if(valid1){
 for(const key1 in data){
 if((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")) && (key1 !== "livemode")){
-validate77.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+validate75.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -7632,42 +7776,99 @@ break;
 }
 }
 }
-validate77.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReportId = validate80;
+export const validateReportGeneratedEvent = validate78;
+const schema134 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"report.generated"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Record"}}}},"unevaluatedProperties":false};
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
+const evaluated0 = validate78.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
 if(errors === 0){
-if(typeof data === "string"){
-if(!pattern10.test(data)){
-validate80.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type !== undefined){
+const _errs1 = errors;
+if("report.generated" !== data.type){
+validate78.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "report.generated"},message:"must be equal to constant"}];
 return false;
+}
+var valid1 = _errs1 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.data !== undefined){
+let data1 = data.data;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing0;
+if((data1.object === undefined) && (missing0 = "object")){
+validate78.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs4 = errors;
+for(const key0 in data1){
+if(!(key0 === "object")){
+validate78.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data1.object !== undefined){
+if(!(validate68(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+}
 }
 }
 else {
-validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate80.errors = vErrors;
+var valid1 = _errs2 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+for(const key1 in data){
+if((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")) && (key1 !== "livemode")){
+validate78.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+validate78.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReportList = validate81;
-const schema134 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Report"}}},"unevaluatedProperties":false};
+export const validateReportId = validate81;
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7679,12 +7880,42 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern12.test(data)){
+validate81.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateReportList = validate82;
+const schema136 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Report"}}},"unevaluatedProperties":false};
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate82.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
-validate81.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate82.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -7692,11 +7923,11 @@ if(data.object !== undefined){
 let data0 = data.object;
 const _errs3 = errors;
 if(typeof data0 !== "string"){
-validate81.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("list" !== data0){
-validate81.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
+validate82.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
 var valid2 = _errs3 === errors;
@@ -7708,7 +7939,7 @@ if(valid2){
 if(data.data !== undefined){
 const _errs5 = errors;
 if(!(Array.isArray(data.data))){
-validate81.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate82.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -7720,7 +7951,7 @@ if(valid2){
 if(data.hasMore !== undefined){
 const _errs7 = errors;
 if(typeof data.hasMore !== "boolean"){
-validate81.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate82.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -7733,7 +7964,7 @@ if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
 const _errs9 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate81.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema98.properties.nextCursor.type},message:"must be string,null"}];
+validate82.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -7747,7 +7978,7 @@ var valid2 = true;
 }
 }
 else {
-validate81.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate82.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7761,8 +7992,8 @@ var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate73(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate74(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs12 === errors;
@@ -7779,7 +8010,7 @@ var valid3 = true;
 if(valid3){
 for(const key0 in data){
 if((((key0 !== "data") && (key0 !== "object")) && (key0 !== "hasMore")) && (key0 !== "nextCursor")){
-validate81.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate82.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -7787,37 +8018,12 @@ break;
 }
 }
 }
-validate81.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateReportStatus = validate83;
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-validate83.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!(((data === "draft") || (data === "published")) || (data === "archived"))){
-validate83.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema129.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-validate83.errors = vErrors;
-return errors === 0;
-}
-validate83.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateRequestId = validate84;
+export const validateReportStatus = validate84;
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7829,26 +8035,20 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern30.test(data)){
-validate84.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^req_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^req_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
+if(typeof data !== "string"){
 validate84.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+if(!(((data === "draft") || (data === "published")) || (data === "archived"))){
+validate84.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema131.enum},message:"must be equal to one of the allowed values"}];
+return false;
 }
 validate84.errors = vErrors;
 return errors === 0;
 }
 validate84.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateServiceSignature = validate85;
-const schema138 = {"type":"string","pattern":"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"};
-const pattern50 = new RegExp("^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$", "u");
+export const validateRequestId = validate85;
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7862,8 +8062,8 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern50.test(data)){
-validate85.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"+"\""}];
+if(!pattern32.test(data)){
+validate85.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^req_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^req_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
@@ -7877,10 +8077,9 @@ return errors === 0;
 }
 validate85.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateStatusMessage = validate59;
-
-export const validateStream = validate86;
-const schema139 = {"allOf":[{"$ref":"#/components/schemas/StreamProperties"}],"unevaluatedProperties":false};
+export const validateServiceSignature = validate86;
+const schema140 = {"type":"string","pattern":"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"};
+const pattern52 = new RegExp("^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$", "u");
 
 function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7892,57 +8091,59 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
-}
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if((((((((((((((key0 !== "id") && (key0 !== "object")) && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "quality")) && (key0 !== "format")) && (key0 !== "region")) && (key0 !== "mqttTopic")) && (key0 !== "wsUrl")) && (key0 !== "subscriberCount")) && (key0 !== "createdAt")) && (key0 !== "metadata")) && (key0 !== "startedAt")) && (key0 !== "recordingReportId")){
-validate86.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+if(typeof data === "string"){
+if(!pattern52.test(data)){
+validate86.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"+"\""}];
 return false;
-break;
 }
 }
+else {
+validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 }
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateStreamId = validate88;
+export const validateStatusMessage = validate60;
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+export const validateStream = validate87;
+const schema141 = {"allOf":[{"$ref":"#/components/schemas/StreamProperties"}],"unevaluatedProperties":false};
+
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
 if(errors === 0){
-if(typeof data === "string"){
-if(!pattern12.test(data)){
-validate88.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if((((((((((((((key0 !== "id") && (key0 !== "object")) && (key0 !== "title")) && (key0 !== "status")) && (key0 !== "quality")) && (key0 !== "format")) && (key0 !== "region")) && (key0 !== "mqttTopic")) && (key0 !== "wsUrl")) && (key0 !== "subscriberCount")) && (key0 !== "createdAt")) && (key0 !== "metadata")) && (key0 !== "startedAt")) && (key0 !== "recordingReportId")){
+validate87.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
+break;
 }
 }
-else {
-validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 }
-validate88.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate88.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateStreamList = validate89;
-const schema141 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Stream"}}},"unevaluatedProperties":false};
+export const validateStreamId = validate89;
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7954,12 +8155,42 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern14.test(data)){
+validate89.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate89.errors = vErrors;
+return errors === 0;
+}
+validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateStreamList = validate90;
+const schema143 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Stream"}}},"unevaluatedProperties":false};
+
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate90.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
-validate89.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate90.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -7967,11 +8198,11 @@ if(data.object !== undefined){
 let data0 = data.object;
 const _errs3 = errors;
 if(typeof data0 !== "string"){
-validate89.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("list" !== data0){
-validate89.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
+validate90.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
 var valid2 = _errs3 === errors;
@@ -7983,7 +8214,7 @@ if(valid2){
 if(data.data !== undefined){
 const _errs5 = errors;
 if(!(Array.isArray(data.data))){
-validate89.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate90.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -7995,7 +8226,7 @@ if(valid2){
 if(data.hasMore !== undefined){
 const _errs7 = errors;
 if(typeof data.hasMore !== "boolean"){
-validate89.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate90.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -8008,7 +8239,7 @@ if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
 const _errs9 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate89.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema98.properties.nextCursor.type},message:"must be string,null"}];
+validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -8022,7 +8253,7 @@ var valid2 = true;
 }
 }
 else {
-validate89.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate90.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8036,8 +8267,8 @@ var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate86(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
+if(!(validate87(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs12 === errors;
@@ -8054,7 +8285,7 @@ var valid3 = true;
 if(valid3){
 for(const key0 in data){
 if((((key0 !== "data") && (key0 !== "object")) && (key0 !== "hasMore")) && (key0 !== "nextCursor")){
-validate89.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate90.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -8062,44 +8293,16 @@ break;
 }
 }
 }
-validate89.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate90.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateStreamProperties = validate29;
+export const validateStreamProperties = validate30;
 
-export const validateStreamSnapshot = validate41;
+export const validateStreamSnapshot = validate42;
 
-export const validateStreamStatus = validate91;
-
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate91.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data === "idle") || (data === "live"))){
-validate91.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema58.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-validate91.errors = vErrors;
-return errors === 0;
-}
-validate91.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateSubscriber = validate92;
-const schema144 = {"type":"object","required":["id","object","streamId","connectedAt","disconnectedAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/SubscriberId"},"object":{"type":"string","const":"subscriber"},"streamId":{"$ref":"#/components/schemas/StreamId"},"connectedAt":{"$ref":"#/components/schemas/Timestamp"},"disconnectedAt":{"$ref":"#/components/schemas/NullableTimestamp"}}};
-const schema145 = {"type":"string","pattern":"^sub_[A-Za-z0-9]{1,64}$"};
-const pattern52 = new RegExp("^sub_[A-Za-z0-9]{1,64}$", "u");
+export const validateStreamStatus = validate92;
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8111,18 +8314,46 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(typeof data !== "string"){
+validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data === "idle") || (data === "live"))){
+validate92.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate92.errors = vErrors;
+return errors === 0;
+}
+validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateSubscriber = validate93;
+const schema146 = {"type":"object","required":["id","object","streamId","connectedAt","disconnectedAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/SubscriberId"},"object":{"type":"string","const":"subscriber"},"streamId":{"$ref":"#/components/schemas/StreamId"},"connectedAt":{"$ref":"#/components/schemas/Timestamp"},"disconnectedAt":{"$ref":"#/components/schemas/NullableTimestamp"}}};
+const schema147 = {"type":"string","pattern":"^sub_[A-Za-z0-9]{1,64}$"};
+const pattern54 = new RegExp("^sub_[A-Za-z0-9]{1,64}$", "u");
+
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate93.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) && (missing0 = "id")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.streamId === undefined) && (missing0 = "streamId"))) || ((data.connectedAt === undefined) && (missing0 = "connectedAt"))) || ((data.disconnectedAt === undefined) && (missing0 = "disconnectedAt"))){
-validate92.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate93.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "id") || (key0 === "object")) || (key0 === "streamId")) || (key0 === "connectedAt")) || (key0 === "disconnectedAt"))){
-validate92.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate93.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8134,13 +8365,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern52.test(data0)){
-validate92.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/SubscriberId/pattern",keyword:"pattern",params:{pattern: "^sub_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^sub_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern54.test(data0)){
+validate93.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/SubscriberId/pattern",keyword:"pattern",params:{pattern: "^sub_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^sub_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/SubscriberId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/SubscriberId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8154,11 +8385,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate92.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("subscriber" !== data1){
-validate92.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "subscriber"},message:"must be equal to constant"}];
+validate93.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "subscriber"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8173,13 +8404,13 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
-validate92.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern14.test(data2)){
+validate93.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8197,18 +8428,18 @@ if(errors === _errs11){
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern6.test(data3)){
-validate92.errors = [{instancePath:instancePath+"/connectedAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate93.errors = [{instancePath:instancePath+"/connectedAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data3))){
-validate92.errors = [{instancePath:instancePath+"/connectedAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate93.errors = [{instancePath:instancePath+"/connectedAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/connectedAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate93.errors = [{instancePath:instancePath+"/connectedAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8224,19 +8455,19 @@ let data4 = data.disconnectedAt;
 const _errs13 = errors;
 const _errs14 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate92.errors = [{instancePath:instancePath+"/disconnectedAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema64.type},message:"must be string,null"}];
+validate93.errors = [{instancePath:instancePath+"/disconnectedAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs14){
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
-validate92.errors = [{instancePath:instancePath+"/disconnectedAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate93.errors = [{instancePath:instancePath+"/disconnectedAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data4))){
-validate92.errors = [{instancePath:instancePath+"/disconnectedAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate93.errors = [{instancePath:instancePath+"/disconnectedAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -8256,95 +8487,8 @@ var valid0 = true;
 }
 }
 else {
-validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate93.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-validate92.errors = vErrors;
-return errors === 0;
-}
-validate92.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateSubscriberConnectedEvent = validate93;
-const schema149 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"subscriber.connected"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Subscriber"}}}},"unevaluatedProperties":false};
-
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate93.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type !== undefined){
-const _errs1 = errors;
-if("subscriber.connected" !== data.type){
-validate93.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "subscriber.connected"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs1 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data.data !== undefined){
-let data1 = data.data;
-const _errs2 = errors;
-if(errors === _errs2){
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-let missing0;
-if((data1.object === undefined) && (missing0 = "object")){
-validate93.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs4 = errors;
-for(const key0 in data1){
-if(!(key0 === "object")){
-validate93.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data1.object !== undefined){
-if(!(validate92(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-errors = vErrors.length;
-}
-}
-}
-}
-}
-else {
-validate93.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs2 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-for(const key1 in data){
-if((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")) && (key1 !== "livemode")){
-validate93.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
-}
-}
 }
 }
 validate93.errors = vErrors;
@@ -8352,29 +8496,29 @@ return errors === 0;
 }
 validate93.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSubscriberDisconnectedEvent = validate96;
-const schema150 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"subscriber.disconnected"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Subscriber"}}}},"unevaluatedProperties":false};
+export const validateSubscriberConnectedEvent = validate94;
+const schema151 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"subscriber.connected"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Subscriber"}}}},"unevaluatedProperties":false};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
+const evaluated0 = validate94.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 const _errs1 = errors;
-if("subscriber.disconnected" !== data.type){
-validate96.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "subscriber.disconnected"},message:"must be equal to constant"}];
+if("subscriber.connected" !== data.type){
+validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "subscriber.connected"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs1 === errors;
@@ -8390,22 +8534,22 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if((data1.object === undefined) && (missing0 = "object")){
-validate96.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate94.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data1){
 if(!(key0 === "object")){
-validate96.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate94.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs4 === errors){
 if(data1.object !== undefined){
-if(!(validate92(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate93(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
 errors = vErrors.length;
 }
 }
@@ -8413,7 +8557,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate96.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate94.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8425,7 +8569,7 @@ var valid1 = true;
 if(valid1){
 for(const key1 in data){
 if((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")) && (key1 !== "livemode")){
-validate96.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+validate94.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -8434,44 +8578,99 @@ break;
 }
 }
 }
-validate96.errors = vErrors;
+validate94.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate94.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSubscriberId = validate99;
+export const validateSubscriberDisconnectedEvent = validate97;
+const schema152 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"subscriber.disconnected"},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Subscriber"}}}},"unevaluatedProperties":false};
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
+const evaluated0 = validate97.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
 if(errors === 0){
-if(typeof data === "string"){
-if(!pattern52.test(data)){
-validate99.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^sub_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^sub_[A-Za-z0-9]{1,64}$"+"\""}];
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type !== undefined){
+const _errs1 = errors;
+if("subscriber.disconnected" !== data.type){
+validate97.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "subscriber.disconnected"},message:"must be equal to constant"}];
 return false;
+}
+var valid1 = _errs1 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.data !== undefined){
+let data1 = data.data;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing0;
+if((data1.object === undefined) && (missing0 = "object")){
+validate97.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs4 = errors;
+for(const key0 in data1){
+if(!(key0 === "object")){
+validate97.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data1.object !== undefined){
+if(!(validate93(data1.object, {instancePath:instancePath+"/data/object",parentData:data1,parentDataProperty:"object",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+errors = vErrors.length;
+}
+}
+}
 }
 }
 else {
-validate99.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate97.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate99.errors = vErrors;
+var valid1 = _errs2 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+for(const key1 in data){
+if((((((key1 !== "type") && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")) && (key1 !== "livemode")){
+validate97.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+}
+}
+validate97.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate97.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateSubscriberToken = validate100;
-const schema152 = {"type":"object","required":["object","token","streamId","wsUrl","expiresAt"],"additionalProperties":false,"properties":{"object":{"type":"string","const":"subscriber_token"},"token":{"type":"string","pattern":"^sbt_[A-Za-z0-9._-]{16,512}$"},"streamId":{"$ref":"#/components/schemas/StreamId"},"wsUrl":{"$ref":"#/components/schemas/WsUrl"},"expiresAt":{"$ref":"#/components/schemas/Timestamp"}}};
-const schema154 = {"type":"string","pattern":"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"};
-const pattern57 = new RegExp("^sbt_[A-Za-z0-9._-]{16,512}$", "u");
+export const validateSubscriberId = validate100;
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8484,17 +8683,49 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
+if(typeof data === "string"){
+if(!pattern54.test(data)){
+validate100.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^sub_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^sub_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate100.errors = vErrors;
+return errors === 0;
+}
+validate100.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateSubscriberToken = validate101;
+const schema154 = {"type":"object","required":["object","token","streamId","wsUrl","expiresAt"],"additionalProperties":false,"properties":{"object":{"type":"string","const":"subscriber_token"},"token":{"type":"string","pattern":"^sbt_[A-Za-z0-9._-]{16,512}$"},"streamId":{"$ref":"#/components/schemas/StreamId"},"wsUrl":{"$ref":"#/components/schemas/WsUrl"},"expiresAt":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema156 = {"type":"string","pattern":"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"};
+const pattern59 = new RegExp("^sbt_[A-Za-z0-9._-]{16,512}$", "u");
+
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate101.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.object === undefined) && (missing0 = "object")) || ((data.token === undefined) && (missing0 = "token"))) || ((data.streamId === undefined) && (missing0 = "streamId"))) || ((data.wsUrl === undefined) && (missing0 = "wsUrl"))) || ((data.expiresAt === undefined) && (missing0 = "expiresAt"))){
-validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "object") || (key0 === "token")) || (key0 === "streamId")) || (key0 === "wsUrl")) || (key0 === "expiresAt"))){
-validate100.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8504,11 +8735,11 @@ if(data.object !== undefined){
 let data0 = data.object;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate100.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("subscriber_token" !== data0){
-validate100.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "subscriber_token"},message:"must be equal to constant"}];
+validate101.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "subscriber_token"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8522,13 +8753,13 @@ let data1 = data.token;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(!pattern57.test(data1)){
-validate100.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/pattern",keyword:"pattern",params:{pattern: "^sbt_[A-Za-z0-9._-]{16,512}$"},message:"must match pattern \""+"^sbt_[A-Za-z0-9._-]{16,512}$"+"\""}];
+if(!pattern59.test(data1)){
+validate101.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/pattern",keyword:"pattern",params:{pattern: "^sbt_[A-Za-z0-9._-]{16,512}$"},message:"must match pattern \""+"^sbt_[A-Za-z0-9._-]{16,512}$"+"\""}];
 return false;
 }
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/token",schemaPath:"#/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8544,13 +8775,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(!pattern12.test(data2)){
-validate100.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern14.test(data2)){
+validate101.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8566,13 +8797,13 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(!pattern15.test(data3)){
-validate100.errors = [{instancePath:instancePath+"/wsUrl",schemaPath:"#/components/schemas/WsUrl/pattern",keyword:"pattern",params:{pattern: "^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"},message:"must match pattern \""+"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"+"\""}];
+if(!pattern17.test(data3)){
+validate101.errors = [{instancePath:instancePath+"/wsUrl",schemaPath:"#/components/schemas/WsUrl/pattern",keyword:"pattern",params:{pattern: "^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"},message:"must match pattern \""+"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"+"\""}];
 return false;
 }
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/wsUrl",schemaPath:"#/components/schemas/WsUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/wsUrl",schemaPath:"#/components/schemas/WsUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8590,18 +8821,18 @@ if(errors === _errs13){
 if(errors === _errs13){
 if(typeof data4 === "string"){
 if(!pattern6.test(data4)){
-validate100.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate101.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data4))){
-validate100.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate101.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate100.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate101.errors = [{instancePath:instancePath+"/expiresAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8619,23 +8850,23 @@ var valid0 = true;
 }
 }
 else {
-validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate100.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTelemetryMessage = validate57;
+export const validateTelemetryMessage = validate58;
 
-export const validateTelemetrySample = validate101;
+export const validateTelemetrySample = validate102;
 
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate101.evaluated;
+const evaluated0 = validate102.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8646,14 +8877,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.ts === undefined) && (missing0 = "ts")) || ((data.values === undefined) && (missing0 = "values"))){
-validate101.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "ts") || (key0 === "values"))){
-validate101.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate102.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8663,13 +8894,13 @@ if(data.ts !== undefined){
 let data0 = data.ts;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate101.errors = [{instancePath:instancePath+"/ts",schemaPath:"#/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate102.errors = [{instancePath:instancePath+"/ts",schemaPath:"#/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate101.errors = [{instancePath:instancePath+"/ts",schemaPath:"#/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate102.errors = [{instancePath:instancePath+"/ts",schemaPath:"#/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -8686,19 +8917,19 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(Object.keys(data1).length > 64){
-validate101.errors = [{instancePath:instancePath+"/values",schemaPath:"#/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+validate102.errors = [{instancePath:instancePath+"/values",schemaPath:"#/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
 return false;
 }
 else {
 if(Object.keys(data1).length < 1){
-validate101.errors = [{instancePath:instancePath+"/values",schemaPath:"#/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
+validate102.errors = [{instancePath:instancePath+"/values",schemaPath:"#/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
 return false;
 }
 else {
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern8.test(key1)){
+if(!pattern10.test(key1)){
 const err0 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
@@ -8719,7 +8950,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate101.errors = vErrors;
+validate102.errors = vErrors;
 return false;
 break;
 }
@@ -8728,7 +8959,7 @@ if(valid1){
 for(const key2 in data1){
 const _errs8 = errors;
 if(!(typeof data1[key2] == "number")){
-validate101.errors = [{instancePath:instancePath+"/values/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate102.errors = [{instancePath:instancePath+"/values/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -8741,7 +8972,7 @@ break;
 }
 }
 else {
-validate101.errors = [{instancePath:instancePath+"/values",schemaPath:"#/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [{instancePath:instancePath+"/values",schemaPath:"#/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -8755,53 +8986,16 @@ var valid0 = true;
 }
 }
 else {
-validate101.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-validate101.errors = vErrors;
-return errors === 0;
-}
-validate101.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateTimestamp = validate102;
-
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern6.test(data)){
-validate102.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
-return false;
-}
-else {
-if(!(formats0.validate(data))){
-validate102.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
-return false;
-}
-}
-}
-else {
-validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 }
 validate102.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate102.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateTitle = validate103;
+export const validateTimestamp = validate103;
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8814,14 +9008,15 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
+if(errors === 0){
 if(typeof data === "string"){
-if(func1(data) > 200){
-validate103.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(!pattern6.test(data)){
+validate103.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
-if(func1(data) < 1){
-validate103.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!(formats0.validate(data))){
+validate103.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -8831,20 +9026,56 @@ validate103.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{t
 return false;
 }
 }
+}
 validate103.errors = vErrors;
 return errors === 0;
 }
 validate103.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateTokenRequest = validate104;
-const schema159 = {"oneOf":[{"type":"object","required":["grant_type","code","redirect_uri","client_id","client_secret"],"properties":{"grant_type":{"type":"string","const":"authorization_code"},"code":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1},"code_verifier":{"type":"string","pattern":"^[A-Za-z0-9._~-]{43,128}$"}}},{"type":"object","required":["grant_type","refresh_token","client_id","client_secret"],"properties":{"grant_type":{"type":"string","const":"refresh_token"},"refresh_token":{"type":"string","pattern":"^rt_[A-Za-z0-9]{16,128}$"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}}}]};
-const pattern63 = new RegExp("^[A-Za-z0-9._~-]{43,128}$", "u");
-const pattern64 = new RegExp("^rt_[A-Za-z0-9]{16,128}$", "u");
+export const validateTitle = validate104;
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate104.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(func1(data) > 200){
+validate104.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data) < 1){
+validate104.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate104.errors = vErrors;
+return errors === 0;
+}
+validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateTokenRequest = validate105;
+const schema161 = {"oneOf":[{"type":"object","required":["grant_type","code","redirect_uri","client_id","client_secret"],"properties":{"grant_type":{"type":"string","const":"authorization_code"},"code":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1},"code_verifier":{"type":"string","pattern":"^[A-Za-z0-9._~-]{43,128}$"}}},{"type":"object","required":["grant_type","refresh_token","client_id","client_secret"],"properties":{"grant_type":{"type":"string","const":"refresh_token"},"refresh_token":{"type":"string","pattern":"^rt_[A-Za-z0-9]{16,128}$"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}}}]};
+const pattern65 = new RegExp("^[A-Za-z0-9._~-]{43,128}$", "u");
+const pattern66 = new RegExp("^rt_[A-Za-z0-9]{16,128}$", "u");
+
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate105.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9037,7 +9268,7 @@ let data5 = data.code_verifier;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
-if(!pattern63.test(data5)){
+if(!pattern65.test(data5)){
 const err11 = {instancePath:instancePath+"/code_verifier",schemaPath:"#/oneOf/0/properties/code_verifier/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9._~-]{43,128}$"},message:"must match pattern \""+"^[A-Za-z0-9._~-]{43,128}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -9143,7 +9374,7 @@ let data7 = data.refresh_token;
 const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
-if(!pattern64.test(data7)){
+if(!pattern66.test(data7)){
 const err17 = {instancePath:instancePath+"/refresh_token",schemaPath:"#/oneOf/1/properties/refresh_token/pattern",keyword:"pattern",params:{pattern: "^rt_[A-Za-z0-9]{16,128}$"},message:"must match pattern \""+"^rt_[A-Za-z0-9]{16,128}$"+"\""};
 if(vErrors === null){
 vErrors = [err17];
@@ -9279,7 +9510,7 @@ else {
 vErrors.push(err24);
 }
 errors++;
-validate104.errors = vErrors;
+validate105.errors = vErrors;
 return false;
 }
 else {
@@ -9293,20 +9524,20 @@ vErrors = null;
 }
 }
 }
-validate104.errors = vErrors;
+validate105.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate104.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate105.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const validateTokenResponse = validate105;
-const schema160 = {"type":"object","required":["access_token","token_type","expires_in","refresh_token","scope"],"additionalProperties":false,"properties":{"access_token":{"type":"string","pattern":"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},"token_type":{"type":"string","const":"Bearer"},"expires_in":{"type":"integer","minimum":1},"refresh_token":{"type":"string","pattern":"^rt_[A-Za-z0-9]{16,128}$"},"scope":{"$ref":"#/components/schemas/OAuthScopeList"}}};
-const pattern65 = new RegExp("^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$", "u");
+export const validateTokenResponse = validate106;
+const schema162 = {"type":"object","required":["access_token","token_type","expires_in","refresh_token","scope"],"additionalProperties":false,"properties":{"access_token":{"type":"string","pattern":"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},"token_type":{"type":"string","const":"Bearer"},"expires_in":{"type":"integer","minimum":1},"refresh_token":{"type":"string","pattern":"^rt_[A-Za-z0-9]{16,128}$"},"scope":{"$ref":"#/components/schemas/OAuthScopeList"}}};
+const pattern67 = new RegExp("^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$", "u");
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
+const evaluated0 = validate106.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9317,14 +9548,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.access_token === undefined) && (missing0 = "access_token")) || ((data.token_type === undefined) && (missing0 = "token_type"))) || ((data.expires_in === undefined) && (missing0 = "expires_in"))) || ((data.refresh_token === undefined) && (missing0 = "refresh_token"))) || ((data.scope === undefined) && (missing0 = "scope"))){
-validate105.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate106.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "access_token") || (key0 === "token_type")) || (key0 === "expires_in")) || (key0 === "refresh_token")) || (key0 === "scope"))){
-validate105.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9335,13 +9566,13 @@ let data0 = data.access_token;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern65.test(data0)){
-validate105.errors = [{instancePath:instancePath+"/access_token",schemaPath:"#/properties/access_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"+"\""}];
+if(!pattern67.test(data0)){
+validate106.errors = [{instancePath:instancePath+"/access_token",schemaPath:"#/properties/access_token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"+"\""}];
 return false;
 }
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/access_token",schemaPath:"#/properties/access_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/access_token",schemaPath:"#/properties/access_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9355,11 +9586,11 @@ if(data.token_type !== undefined){
 let data1 = data.token_type;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate105.errors = [{instancePath:instancePath+"/token_type",schemaPath:"#/properties/token_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/token_type",schemaPath:"#/properties/token_type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("Bearer" !== data1){
-validate105.errors = [{instancePath:instancePath+"/token_type",schemaPath:"#/properties/token_type/const",keyword:"const",params:{allowedValue: "Bearer"},message:"must be equal to constant"}];
+validate106.errors = [{instancePath:instancePath+"/token_type",schemaPath:"#/properties/token_type/const",keyword:"const",params:{allowedValue: "Bearer"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9372,13 +9603,13 @@ if(data.expires_in !== undefined){
 let data2 = data.expires_in;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate105.errors = [{instancePath:instancePath+"/expires_in",schemaPath:"#/properties/expires_in/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate106.errors = [{instancePath:instancePath+"/expires_in",schemaPath:"#/properties/expires_in/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 1 || isNaN(data2)){
-validate105.errors = [{instancePath:instancePath+"/expires_in",schemaPath:"#/properties/expires_in/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate106.errors = [{instancePath:instancePath+"/expires_in",schemaPath:"#/properties/expires_in/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9394,13 +9625,13 @@ let data3 = data.refresh_token;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
-if(!pattern64.test(data3)){
-validate105.errors = [{instancePath:instancePath+"/refresh_token",schemaPath:"#/properties/refresh_token/pattern",keyword:"pattern",params:{pattern: "^rt_[A-Za-z0-9]{16,128}$"},message:"must match pattern \""+"^rt_[A-Za-z0-9]{16,128}$"+"\""}];
+if(!pattern66.test(data3)){
+validate106.errors = [{instancePath:instancePath+"/refresh_token",schemaPath:"#/properties/refresh_token/pattern",keyword:"pattern",params:{pattern: "^rt_[A-Za-z0-9]{16,128}$"},message:"must match pattern \""+"^rt_[A-Za-z0-9]{16,128}$"+"\""}];
 return false;
 }
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/refresh_token",schemaPath:"#/properties/refresh_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/refresh_token",schemaPath:"#/properties/refresh_token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9416,13 +9647,13 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 === "string"){
-if(!pattern36.test(data4)){
-validate105.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/components/schemas/OAuthScopeList/pattern",keyword:"pattern",params:{pattern: "^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"},message:"must match pattern \""+"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"+"\""}];
+if(!pattern8.test(data4)){
+validate106.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/components/schemas/OAuthScopeList/pattern",keyword:"pattern",params:{pattern: "^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"},message:"must match pattern \""+"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"+"\""}];
 return false;
 }
 }
 else {
-validate105.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/components/schemas/OAuthScopeList/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate106.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/components/schemas/OAuthScopeList/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9439,46 +9670,16 @@ var valid0 = true;
 }
 }
 else {
-validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-validate105.errors = vErrors;
-return errors === 0;
-}
-validate105.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateUnixTime = validate106;
-
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === 0){
-if(typeof data == "number"){
-if(data < 0 || isNaN(data)){
-validate106.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
 }
 }
 validate106.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate106.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateUpdateRecordRequest = validate107;
-const schema163 = {"type":"object","minProperties":1,"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"samples":{"type":"array","minItems":1,"maxItems":10000,"items":{"$ref":"#/components/schemas/TelemetrySample"}}}};
+export const validateUnixTime = validate107;
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9490,222 +9691,25 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-validate107.errors = [{instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+validate107.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((key0 === "title") || (key0 === "samples"))){
-validate107.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.title !== undefined){
-let data0 = data.title;
-const _errs2 = errors;
-const _errs3 = errors;
-if(errors === _errs3){
-if(typeof data0 === "string"){
-if(func1(data0) > 200){
-validate107.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func1(data0) < 1){
-validate107.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate107.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.samples !== undefined){
-let data1 = data.samples;
-const _errs5 = errors;
-if(errors === _errs5){
-if(Array.isArray(data1)){
-if(data1.length > 10000){
-validate107.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
-return false;
-}
-else {
-if(data1.length < 1){
-validate107.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
-return false;
-}
-else {
-var valid2 = true;
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-const _errs7 = errors;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing0;
-if(((data2.ts === undefined) && (missing0 = "ts")) || ((data2.values === undefined) && (missing0 = "values"))){
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs10 = errors;
-for(const key1 in data2){
-if(!((key1 === "ts") || (key1 === "values"))){
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs10 === errors){
-if(data2.ts !== undefined){
-let data3 = data2.ts;
-const _errs11 = errors;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs11){
-if(typeof data3 == "number"){
-if(data3 < 0 || isNaN(data3)){
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid4 = _errs11 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data2.values !== undefined){
-let data4 = data2.values;
-const _errs13 = errors;
-if(errors === _errs13){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(Object.keys(data4).length > 64){
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
-return false;
-}
-else {
-if(Object.keys(data4).length < 1){
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
-return false;
-}
-else {
-for(const key2 in data4){
-const _errs15 = errors;
-if(typeof key2 === "string"){
-if(!pattern8.test(key2)){
-const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var valid5 = _errs15 === errors;
-if(!valid5){
-const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate107.errors = vErrors;
-return false;
-break;
-}
-}
-if(valid5){
-for(const key3 in data4){
-const _errs17 = errors;
-if(!(typeof data4[key3] == "number")){
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0+"/values/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TelemetrySample/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-var valid6 = _errs17 === errors;
-if(!valid6){
-break;
-}
-}
-}
-}
-}
-}
-else {
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid4 = _errs13 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-else {
-validate107.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid2 = _errs7 === errors;
-if(!valid2){
-break;
-}
-}
-}
-}
-}
-else {
-validate107.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
 }
 }
 validate107.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate107.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateUpdateReportRequest = validate108;
-const schema166 = {"type":"object","minProperties":1,"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"status":{"type":"string","const":"archived"}}};
+export const validateUpdateRecordRequest = validate108;
+const schema165 = {"type":"object","minProperties":1,"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"samples":{"type":"array","minItems":1,"maxItems":10000,"items":{"$ref":"#/components/schemas/TelemetrySample"}}}};
 
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9726,7 +9730,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "title") || (key0 === "status"))){
+if(!((key0 === "title") || (key0 === "samples"))){
 validate108.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9761,16 +9765,156 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.status !== undefined){
-let data1 = data.status;
+if(data.samples !== undefined){
+let data1 = data.samples;
 const _errs5 = errors;
-if(typeof data1 !== "string"){
-validate108.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs5){
+if(Array.isArray(data1)){
+if(data1.length > 10000){
+validate108.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
 return false;
 }
-if("archived" !== data1){
-validate108.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/const",keyword:"const",params:{allowedValue: "archived"},message:"must be equal to constant"}];
+else {
+if(data1.length < 1){
+validate108.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
+}
+else {
+var valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs7 = errors;
+const _errs8 = errors;
+if(errors === _errs8){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing0;
+if(((data2.ts === undefined) && (missing0 = "ts")) || ((data2.values === undefined) && (missing0 = "values"))){
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs10 = errors;
+for(const key1 in data2){
+if(!((key1 === "ts") || (key1 === "values"))){
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs10 === errors){
+if(data2.ts !== undefined){
+let data3 = data2.ts;
+const _errs11 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs11){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0+"/ts",schemaPath:"#/components/schemas/TelemetrySample/properties/ts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data2.values !== undefined){
+let data4 = data2.values;
+const _errs13 = errors;
+if(errors === _errs13){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length > 64){
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"}];
+return false;
+}
+else {
+if(Object.keys(data4).length < 1){
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
+return false;
+}
+else {
+for(const key2 in data4){
+const _errs15 = errors;
+if(typeof key2 === "string"){
+if(!pattern10.test(key2)){
+const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid5 = _errs15 === errors;
+if(!valid5){
+const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate108.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid5){
+for(const key3 in data4){
+const _errs17 = errors;
+if(!(typeof data4[key3] == "number")){
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0+"/values/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TelemetrySample/properties/values/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid6 = _errs17 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/samples/" + i0,schemaPath:"#/components/schemas/TelemetrySample/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs7 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+}
+else {
+validate108.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
 }
 var valid0 = _errs5 === errors;
 }
@@ -9791,8 +9935,8 @@ return errors === 0;
 }
 validate108.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateUpdateStreamRequest = validate109;
-const schema168 = {"type":"object","minProperties":1,"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"quality":{"$ref":"#/components/schemas/Quality"},"format":{"$ref":"#/components/schemas/Format"},"metadata":{"$ref":"#/components/schemas/Metadata"},"recordingReportId":{"type":["string","null"],"pattern":"^pod_[A-Za-z0-9]{1,64}$"}}};
+export const validateUpdateReportRequest = validate109;
+const schema168 = {"type":"object","minProperties":1,"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"status":{"type":"string","const":"archived"}}};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9813,7 +9957,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "title") || (key0 === "quality")) || (key0 === "format")) || (key0 === "metadata")) || (key0 === "recordingReportId"))){
+if(!((key0 === "title") || (key0 === "status"))){
 validate109.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9848,11 +9992,98 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.status !== undefined){
+let data1 = data.status;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+validate109.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if("archived" !== data1){
+validate109.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/const",keyword:"const",params:{allowedValue: "archived"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate109.errors = vErrors;
+return errors === 0;
+}
+validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateUpdateStreamRequest = validate110;
+const schema170 = {"type":"object","minProperties":1,"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"quality":{"$ref":"#/components/schemas/Quality"},"format":{"$ref":"#/components/schemas/Format"},"metadata":{"$ref":"#/components/schemas/Metadata"},"recordingReportId":{"type":["string","null"],"pattern":"^pod_[A-Za-z0-9]{1,64}$"}}};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate110.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+validate110.errors = [{instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((key0 === "title") || (key0 === "quality")) || (key0 === "format")) || (key0 === "metadata")) || (key0 === "recordingReportId"))){
+validate110.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.title !== undefined){
+let data0 = data.title;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(func1(data0) > 200){
+validate110.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func1(data0) < 1){
+validate110.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate110.errors = [{instancePath:instancePath+"/title",schemaPath:"#/components/schemas/Title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.quality !== undefined){
 let data1 = data.quality;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate109.errors = [{instancePath:instancePath+"/quality",schemaPath:"#/components/schemas/Quality/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate110.errors = [{instancePath:instancePath+"/quality",schemaPath:"#/components/schemas/Quality/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs8 = errors;
@@ -9927,7 +10158,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate109.errors = vErrors;
+validate110.errors = vErrors;
 return false;
 }
 else {
@@ -9951,11 +10182,11 @@ if(data.format !== undefined){
 let data2 = data.format;
 const _errs12 = errors;
 if(typeof data2 !== "string"){
-validate109.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate110.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "json") || (data2 === "msgpack")) || (data2 === "csv"))){
-validate109.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/enum",keyword:"enum",params:{allowedValues: schema46.enum},message:"must be equal to one of the allowed values"}];
+validate110.errors = [{instancePath:instancePath+"/format",schemaPath:"#/components/schemas/Format/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -9971,7 +10202,7 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(Object.keys(data3).length > 16){
-validate109.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
+validate110.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/maxProperties",keyword:"maxProperties",params:{limit: 16},message:"must NOT have more than 16 properties"}];
 return false;
 }
 else {
@@ -10011,7 +10242,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate109.errors = vErrors;
+validate110.errors = vErrors;
 return false;
 break;
 }
@@ -10023,12 +10254,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
 if(func1(data4) > 512){
-validate109.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
+validate110.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"}];
 return false;
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate110.errors = [{instancePath:instancePath+"/metadata/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Metadata/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10041,7 +10272,7 @@ break;
 }
 }
 else {
-validate109.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate110.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/components/schemas/Metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10055,13 +10286,13 @@ if(data.recordingReportId !== undefined){
 let data5 = data.recordingReportId;
 const _errs22 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate109.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/properties/recordingReportId/type",keyword:"type",params:{type: schema168.properties.recordingReportId.type},message:"must be string,null"}];
+validate110.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/properties/recordingReportId/type",keyword:"type",params:{type: schema170.properties.recordingReportId.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data5 === "string"){
-if(!pattern10.test(data5)){
-validate109.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/properties/recordingReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern12.test(data5)){
+validate110.errors = [{instancePath:instancePath+"/recordingReportId",schemaPath:"#/properties/recordingReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
@@ -10079,41 +10310,8 @@ var valid0 = true;
 }
 }
 else {
-validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate110.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-validate109.errors = vErrors;
-return errors === 0;
-}
-validate109.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-export const validateWebhook = validate110;
-const schema173 = {"allOf":[{"$ref":"#/components/schemas/WebhookProperties"}],"unevaluatedProperties":false};
-
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate110.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-for(const key0 in data){
-if(((((((key0 !== "id") && (key0 !== "object")) && (key0 !== "url")) && (key0 !== "events")) && (key0 !== "status")) && (key0 !== "description")) && (key0 !== "createdAt")){
-validate110.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
-return false;
-break;
-}
-}
 }
 }
 validate110.errors = vErrors;
@@ -10121,13 +10319,46 @@ return errors === 0;
 }
 validate110.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateWebhookDelivery = validate112;
-const schema174 = {"type":"object","required":["id","object","webhookId","eventId","eventType","status","attempts","nextAttemptAt","createdAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/DeliveryId"},"object":{"type":"string","const":"webhook_delivery"},"webhookId":{"$ref":"#/components/schemas/WebhookId"},"eventId":{"$ref":"#/components/schemas/EventId"},"eventType":{"$ref":"#/components/schemas/EventType"},"status":{"type":"string","enum":["pending","delivered","undelivered"]},"attempts":{"type":"array","items":{"type":"object","required":["attemptedAt","statusCode","error"],"additionalProperties":false,"properties":{"attemptedAt":{"$ref":"#/components/schemas/Timestamp"},"statusCode":{"type":["integer","null"]},"error":{"type":["string","null"]}}}},"nextAttemptAt":{"$ref":"#/components/schemas/NullableTimestamp"},"createdAt":{"$ref":"#/components/schemas/Timestamp"}}};
+export const validateWebhook = validate111;
+const schema175 = {"allOf":[{"$ref":"#/components/schemas/WebhookProperties"}],"unevaluatedProperties":false};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate111.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(((((((key0 !== "id") && (key0 !== "object")) && (key0 !== "url")) && (key0 !== "events")) && (key0 !== "status")) && (key0 !== "description")) && (key0 !== "createdAt")){
+validate111.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+return false;
+break;
+}
+}
+}
+}
+validate111.errors = vErrors;
+return errors === 0;
+}
+validate111.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validateWebhookDelivery = validate113;
+const schema176 = {"type":"object","required":["id","object","webhookId","eventId","eventType","status","attempts","nextAttemptAt","createdAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/DeliveryId"},"object":{"type":"string","const":"webhook_delivery"},"webhookId":{"$ref":"#/components/schemas/WebhookId"},"eventId":{"$ref":"#/components/schemas/EventId"},"eventType":{"$ref":"#/components/schemas/EventType"},"status":{"type":"string","enum":["pending","delivered","undelivered"]},"attempts":{"type":"array","items":{"type":"object","required":["attemptedAt","statusCode","error"],"additionalProperties":false,"properties":{"attemptedAt":{"$ref":"#/components/schemas/Timestamp"},"statusCode":{"type":["integer","null"]},"error":{"type":["string","null"]}}}},"nextAttemptAt":{"$ref":"#/components/schemas/NullableTimestamp"},"createdAt":{"$ref":"#/components/schemas/Timestamp"}}};
+
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate113.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10138,14 +10369,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.id === undefined) && (missing0 = "id")) || ((data.object === undefined) && (missing0 = "object"))) || ((data.webhookId === undefined) && (missing0 = "webhookId"))) || ((data.eventId === undefined) && (missing0 = "eventId"))) || ((data.eventType === undefined) && (missing0 = "eventType"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.attempts === undefined) && (missing0 = "attempts"))) || ((data.nextAttemptAt === undefined) && (missing0 = "nextAttemptAt"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))){
-validate112.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func36.call(schema174.properties, key0))){
-validate112.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func3.call(schema176.properties, key0))){
+validate113.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10157,13 +10388,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern25.test(data0)){
-validate112.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/DeliveryId/pattern",keyword:"pattern",params:{pattern: "^whd_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^whd_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern27.test(data0)){
+validate113.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/DeliveryId/pattern",keyword:"pattern",params:{pattern: "^whd_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^whd_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/DeliveryId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/id",schemaPath:"#/components/schemas/DeliveryId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10177,11 +10408,11 @@ if(data.object !== undefined){
 let data1 = data.object;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-validate112.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("webhook_delivery" !== data1){
-validate112.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "webhook_delivery"},message:"must be equal to constant"}];
+validate113.errors = [{instancePath:instancePath+"/object",schemaPath:"#/properties/object/const",keyword:"const",params:{allowedValue: "webhook_delivery"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10196,13 +10427,13 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(!pattern20.test(data2)){
-validate112.errors = [{instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/WebhookId/pattern",keyword:"pattern",params:{pattern: "^wh_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^wh_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern22.test(data2)){
+validate113.errors = [{instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/WebhookId/pattern",keyword:"pattern",params:{pattern: "^wh_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^wh_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/WebhookId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/WebhookId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10218,13 +10449,13 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
-if(!pattern26.test(data3)){
-validate112.errors = [{instancePath:instancePath+"/eventId",schemaPath:"#/components/schemas/EventId/pattern",keyword:"pattern",params:{pattern: "^evt_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^evt_[A-Za-z0-9]{1,64}$"+"\""}];
+if(!pattern28.test(data3)){
+validate113.errors = [{instancePath:instancePath+"/eventId",schemaPath:"#/components/schemas/EventId/pattern",keyword:"pattern",params:{pattern: "^evt_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^evt_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/eventId",schemaPath:"#/components/schemas/EventId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/eventId",schemaPath:"#/components/schemas/EventId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10238,7 +10469,7 @@ if(data.eventType !== undefined){
 let data4 = data.eventType;
 const _errs13 = errors;
 if(typeof data4 !== "string"){
-validate112.errors = [{instancePath:instancePath+"/eventType",schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/eventType",schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs16 = errors;
@@ -10423,7 +10654,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate112.errors = vErrors;
+validate113.errors = vErrors;
 return false;
 }
 else {
@@ -10447,11 +10678,11 @@ if(data.status !== undefined){
 let data5 = data.status;
 const _errs25 = errors;
 if(typeof data5 !== "string"){
-validate112.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data5 === "pending") || (data5 === "delivered")) || (data5 === "undelivered"))){
-validate112.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema174.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate113.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema176.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -10474,14 +10705,14 @@ if(errors === _errs29){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing1;
 if((((data7.attemptedAt === undefined) && (missing1 = "attemptedAt")) || ((data7.statusCode === undefined) && (missing1 = "statusCode"))) || ((data7.error === undefined) && (missing1 = "error"))){
-validate112.errors = [{instancePath:instancePath+"/attempts/" + i0,schemaPath:"#/properties/attempts/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0,schemaPath:"#/properties/attempts/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs31 = errors;
 for(const key1 in data7){
 if(!(((key1 === "attemptedAt") || (key1 === "statusCode")) || (key1 === "error"))){
-validate112.errors = [{instancePath:instancePath+"/attempts/" + i0,schemaPath:"#/properties/attempts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0,schemaPath:"#/properties/attempts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10495,18 +10726,18 @@ if(errors === _errs33){
 if(errors === _errs33){
 if(typeof data8 === "string"){
 if(!pattern6.test(data8)){
-validate112.errors = [{instancePath:instancePath+"/attempts/" + i0+"/attemptedAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0+"/attemptedAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data8))){
-validate112.errors = [{instancePath:instancePath+"/attempts/" + i0+"/attemptedAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0+"/attemptedAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/attempts/" + i0+"/attemptedAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0+"/attemptedAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10521,7 +10752,7 @@ if(data7.statusCode !== undefined){
 let data9 = data7.statusCode;
 const _errs35 = errors;
 if((!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))) && (data9 !== null)){
-validate112.errors = [{instancePath:instancePath+"/attempts/" + i0+"/statusCode",schemaPath:"#/properties/attempts/items/properties/statusCode/type",keyword:"type",params:{type: schema174.properties.attempts.items.properties.statusCode.type},message:"must be integer,null"}];
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0+"/statusCode",schemaPath:"#/properties/attempts/items/properties/statusCode/type",keyword:"type",params:{type: schema176.properties.attempts.items.properties.statusCode.type},message:"must be integer,null"}];
 return false;
 }
 var valid7 = _errs35 === errors;
@@ -10534,7 +10765,7 @@ if(data7.error !== undefined){
 let data10 = data7.error;
 const _errs37 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate112.errors = [{instancePath:instancePath+"/attempts/" + i0+"/error",schemaPath:"#/properties/attempts/items/properties/error/type",keyword:"type",params:{type: schema174.properties.attempts.items.properties.error.type},message:"must be string,null"}];
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0+"/error",schemaPath:"#/properties/attempts/items/properties/error/type",keyword:"type",params:{type: schema176.properties.attempts.items.properties.error.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs37 === errors;
@@ -10548,7 +10779,7 @@ var valid7 = true;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/attempts/" + i0,schemaPath:"#/properties/attempts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0,schemaPath:"#/properties/attempts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10559,7 +10790,7 @@ break;
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/attempts",schemaPath:"#/properties/attempts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate113.errors = [{instancePath:instancePath+"/attempts",schemaPath:"#/properties/attempts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10574,19 +10805,19 @@ let data11 = data.nextAttemptAt;
 const _errs39 = errors;
 const _errs40 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate112.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema64.type},message:"must be string,null"}];
+validate113.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"}];
 return false;
 }
 if(errors === _errs40){
 if(errors === _errs40){
 if(typeof data11 === "string"){
 if(!pattern6.test(data11)){
-validate112.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate113.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data11))){
-validate112.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate113.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
@@ -10607,18 +10838,18 @@ if(errors === _errs43){
 if(errors === _errs43){
 if(typeof data12 === "string"){
 if(!pattern6.test(data12)){
-validate112.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
+validate113.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
 if(!(formats0.validate(data12))){
-validate112.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+validate113.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
 }
 }
 else {
-validate112.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate113.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10640,22 +10871,22 @@ var valid0 = true;
 }
 }
 else {
-validate112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate112.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateWebhookDeliveryHeaders = validate113;
-const schema182 = {"type":"object","required":["Content-Type","Service-Signature","Service-Event"],"properties":{"Content-Type":{"type":"string","const":"application/json"},"Service-Signature":{"type":"string","pattern":"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"},"Service-Event":{"$ref":"#/components/schemas/EventType"}}};
+export const validateWebhookDeliveryHeaders = validate114;
+const schema184 = {"type":"object","required":["Content-Type","Service-Signature","Service-Event"],"properties":{"Content-Type":{"type":"string","const":"application/json"},"Service-Signature":{"type":"string","pattern":"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"},"Service-Event":{"$ref":"#/components/schemas/EventType"}}};
 
-function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate113.evaluated;
+const evaluated0 = validate114.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10666,7 +10897,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data["Content-Type"] === undefined) && (missing0 = "Content-Type")) || ((data["Service-Signature"] === undefined) && (missing0 = "Service-Signature"))) || ((data["Service-Event"] === undefined) && (missing0 = "Service-Event"))){
-validate113.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10674,11 +10905,11 @@ if(data["Content-Type"] !== undefined){
 let data0 = data["Content-Type"];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate113.errors = [{instancePath:instancePath+"/Content-Type",schemaPath:"#/properties/Content-Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/Content-Type",schemaPath:"#/properties/Content-Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("application/json" !== data0){
-validate113.errors = [{instancePath:instancePath+"/Content-Type",schemaPath:"#/properties/Content-Type/const",keyword:"const",params:{allowedValue: "application/json"},message:"must be equal to constant"}];
+validate114.errors = [{instancePath:instancePath+"/Content-Type",schemaPath:"#/properties/Content-Type/const",keyword:"const",params:{allowedValue: "application/json"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10692,13 +10923,13 @@ let data1 = data["Service-Signature"];
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
-if(!pattern50.test(data1)){
-validate113.errors = [{instancePath:instancePath+"/Service-Signature",schemaPath:"#/properties/Service-Signature/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"+"\""}];
+if(!pattern52.test(data1)){
+validate114.errors = [{instancePath:instancePath+"/Service-Signature",schemaPath:"#/properties/Service-Signature/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"},message:"must match pattern \""+"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"+"\""}];
 return false;
 }
 }
 else {
-validate113.errors = [{instancePath:instancePath+"/Service-Signature",schemaPath:"#/properties/Service-Signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/Service-Signature",schemaPath:"#/properties/Service-Signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10712,7 +10943,7 @@ if(data["Service-Event"] !== undefined){
 let data2 = data["Service-Event"];
 const _errs5 = errors;
 if(typeof data2 !== "string"){
-validate113.errors = [{instancePath:instancePath+"/Service-Event",schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [{instancePath:instancePath+"/Service-Event",schemaPath:"#/components/schemas/EventType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs8 = errors;
@@ -10897,7 +11128,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate113.errors = vErrors;
+validate114.errors = vErrors;
 return false;
 }
 else {
@@ -10921,22 +11152,22 @@ var valid0 = true;
 }
 }
 else {
-validate113.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate113.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"Content-Type":true,"Service-Signature":true,"Service-Event":true},"dynamicProps":false,"dynamicItems":false};
+validate114.evaluated = {"props":{"Content-Type":true,"Service-Signature":true,"Service-Event":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateWebhookDeliveryList = validate114;
-const schema184 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/WebhookDelivery"}}},"unevaluatedProperties":false};
+export const validateWebhookDeliveryList = validate115;
+const schema186 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/WebhookDelivery"}}},"unevaluatedProperties":false};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
+const evaluated0 = validate115.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10948,7 +11179,7 @@ if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
-validate114.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate115.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10956,11 +11187,11 @@ if(data.object !== undefined){
 let data0 = data.object;
 const _errs3 = errors;
 if(typeof data0 !== "string"){
-validate114.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate115.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("list" !== data0){
-validate114.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
+validate115.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
 var valid2 = _errs3 === errors;
@@ -10972,7 +11203,7 @@ if(valid2){
 if(data.data !== undefined){
 const _errs5 = errors;
 if(!(Array.isArray(data.data))){
-validate114.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate115.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -10984,7 +11215,7 @@ if(valid2){
 if(data.hasMore !== undefined){
 const _errs7 = errors;
 if(typeof data.hasMore !== "boolean"){
-validate114.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate115.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -10997,7 +11228,7 @@ if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
 const _errs9 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate114.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema98.properties.nextCursor.type},message:"must be string,null"}];
+validate115.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -11011,7 +11242,7 @@ var valid2 = true;
 }
 }
 else {
-validate114.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate115.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11025,8 +11256,8 @@ var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate112(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+if(!(validate113(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs12 === errors;
@@ -11043,7 +11274,7 @@ var valid3 = true;
 if(valid3){
 for(const key0 in data){
 if((((key0 !== "data") && (key0 !== "object")) && (key0 !== "hasMore")) && (key0 !== "nextCursor")){
-validate114.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate115.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -11051,27 +11282,27 @@ break;
 }
 }
 }
-validate114.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate115.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateWebhookEvent = validate116;
-const schema186 = {"oneOf":[{"$ref":"#/components/schemas/DeviceOnlineEvent"},{"$ref":"#/components/schemas/DeviceOfflineEvent"},{"$ref":"#/components/schemas/DeviceErrorEvent"},{"$ref":"#/components/schemas/SubscriberConnectedEvent"},{"$ref":"#/components/schemas/SubscriberDisconnectedEvent"},{"$ref":"#/components/schemas/ReportGeneratedEvent"},{"$ref":"#/components/schemas/ReportDeletedEvent"},{"$ref":"#/components/schemas/WebhookTestEvent"}]};
-const schema187 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"webhook.test"},"livemode":{"const":false},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Webhook"}}}},"unevaluatedProperties":false};
+export const validateWebhookEvent = validate117;
+const schema188 = {"oneOf":[{"$ref":"#/components/schemas/DeviceOnlineEvent"},{"$ref":"#/components/schemas/DeviceOfflineEvent"},{"$ref":"#/components/schemas/DeviceErrorEvent"},{"$ref":"#/components/schemas/SubscriberConnectedEvent"},{"$ref":"#/components/schemas/SubscriberDisconnectedEvent"},{"$ref":"#/components/schemas/ReportGeneratedEvent"},{"$ref":"#/components/schemas/ReportDeletedEvent"},{"$ref":"#/components/schemas/WebhookTestEvent"}]};
+const schema189 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"webhook.test"},"livemode":{"const":false},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Webhook"}}}},"unevaluatedProperties":false};
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate125.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
@@ -11079,7 +11310,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 const _errs1 = errors;
 if("webhook.test" !== data.type){
-validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "webhook.test"},message:"must be equal to constant"}];
+validate125.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "webhook.test"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs1 === errors;
@@ -11091,7 +11322,7 @@ if(valid1){
 if(data.livemode !== undefined){
 const _errs2 = errors;
 if(false !== data.livemode){
-validate124.errors = [{instancePath:instancePath+"/livemode",schemaPath:"#/properties/livemode/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"}];
+validate125.errors = [{instancePath:instancePath+"/livemode",schemaPath:"#/properties/livemode/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -11107,22 +11338,22 @@ if(errors === _errs3){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.object === undefined) && (missing0 = "object")){
-validate124.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate125.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs5 = errors;
 for(const key0 in data2){
 if(!(key0 === "object")){
-validate124.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate125.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs5 === errors){
 if(data2.object !== undefined){
-if(!(validate110(data2.object, {instancePath:instancePath+"/data/object",parentData:data2,parentDataProperty:"object",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate111(data2.object, {instancePath:instancePath+"/data/object",parentData:data2,parentDataProperty:"object",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 }
@@ -11130,7 +11361,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate124.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate125.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11142,7 +11373,7 @@ var valid1 = true;
 if(valid1){
 for(const key1 in data){
 if((((((key1 !== "type") && (key1 !== "livemode")) && (key1 !== "data")) && (key1 !== "id")) && (key1 !== "object")) && (key1 !== "created")){
-validate124.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
+validate125.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key1},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -11152,16 +11383,16 @@ break;
 }
 }
 }
-validate124.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate125.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
+const evaluated0 = validate117.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11172,8 +11403,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -11183,8 +11414,8 @@ passing0 = 0;
 var props0 = true;
 }
 const _errs2 = errors;
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -11201,8 +11432,8 @@ props0 = true;
 }
 }
 const _errs3 = errors;
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -11219,8 +11450,8 @@ props0 = true;
 }
 }
 const _errs4 = errors;
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -11237,8 +11468,8 @@ props0 = true;
 }
 }
 const _errs5 = errors;
-if(!(validate96(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate97(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -11255,8 +11486,8 @@ props0 = true;
 }
 }
 const _errs6 = errors;
-if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -11273,8 +11504,8 @@ props0 = true;
 }
 }
 const _errs7 = errors;
-if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -11291,8 +11522,8 @@ props0 = true;
 }
 }
 const _errs8 = errors;
-if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate125(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -11324,7 +11555,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate116.errors = vErrors;
+validate117.errors = vErrors;
 return false;
 }
 else {
@@ -11338,43 +11569,13 @@ vErrors = null;
 }
 }
 }
-validate116.errors = vErrors;
+validate117.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate116.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate117.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const validateWebhookId = validate128;
-
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate128.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern20.test(data)){
-validate128.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^wh_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^wh_[A-Za-z0-9]{1,64}$"+"\""}];
-return false;
-}
-}
-else {
-validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate128.errors = vErrors;
-return errors === 0;
-}
-validate128.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateWebhookList = validate129;
-const schema189 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Webhook"}}},"unevaluatedProperties":false};
+export const validateWebhookId = validate129;
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11386,12 +11587,42 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern22.test(data)){
+validate129.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^wh_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^wh_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate129.errors = vErrors;
+return errors === 0;
+}
+validate129.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateWebhookList = validate130;
+const schema191 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Webhook"}}},"unevaluatedProperties":false};
+
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate130.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
-validate129.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate130.errors = [{instancePath,schemaPath:"#/components/schemas/List/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -11399,11 +11630,11 @@ if(data.object !== undefined){
 let data0 = data.object;
 const _errs3 = errors;
 if(typeof data0 !== "string"){
-validate129.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("list" !== data0){
-validate129.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
+validate130.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
 var valid2 = _errs3 === errors;
@@ -11415,7 +11646,7 @@ if(valid2){
 if(data.data !== undefined){
 const _errs5 = errors;
 if(!(Array.isArray(data.data))){
-validate129.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate130.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -11427,7 +11658,7 @@ if(valid2){
 if(data.hasMore !== undefined){
 const _errs7 = errors;
 if(typeof data.hasMore !== "boolean"){
-validate129.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate130.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -11440,7 +11671,7 @@ if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
 const _errs9 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate129.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema98.properties.nextCursor.type},message:"must be string,null"}];
+validate130.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -11454,7 +11685,7 @@ var valid2 = true;
 }
 }
 else {
-validate129.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate130.errors = [{instancePath,schemaPath:"#/components/schemas/List/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -11468,8 +11699,8 @@ var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate110(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate111(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs12 === errors;
@@ -11486,7 +11717,7 @@ var valid3 = true;
 if(valid3){
 for(const key0 in data){
 if((((key0 !== "data") && (key0 !== "object")) && (key0 !== "hasMore")) && (key0 !== "nextCursor")){
-validate129.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
+validate130.errors = [{instancePath,schemaPath:"#/unevaluatedProperties",keyword:"unevaluatedProperties",params:{unevaluatedProperty: key0},message:"must NOT have unevaluated properties"}];
 return false;
 break;
 }
@@ -11494,59 +11725,16 @@ break;
 }
 }
 }
-validate129.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validateWebhookProperties = validate32;
+export const validateWebhookProperties = validate33;
 
-export const validateWebhookTestEvent = validate124;
+export const validateWebhookTestEvent = validate125;
 
-export const validateWebhookUrl = validate131;
-
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate131.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(func1(data) > 2048){
-validate131.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
-return false;
-}
-else {
-if(!pattern11.test(data)){
-validate131.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"},message:"must match pattern \""+"^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"+"\""}];
-return false;
-}
-else {
-if(!(formats2(data))){
-validate131.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-validate131.errors = vErrors;
-return errors === 0;
-}
-validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const validateWsUrl = validate132;
+export const validateWebhookUrl = validate132;
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11559,10 +11747,23 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
+if(errors === 0){
 if(typeof data === "string"){
-if(!pattern15.test(data)){
-validate132.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"},message:"must match pattern \""+"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"+"\""}];
+if(func1(data) > 2048){
+validate132.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters"}];
 return false;
+}
+else {
+if(!pattern13.test(data)){
+validate132.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"},message:"must match pattern \""+"^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$"+"\""}];
+return false;
+}
+else {
+if(!(formats2(data))){
+validate132.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
 }
 }
 else {
@@ -11570,13 +11771,13 @@ validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{t
 return false;
 }
 }
+}
 validate132.errors = vErrors;
 return errors === 0;
 }
 validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateGetReportFeedResponse200 = validate133;
-const schema193 = {"type":"string"};
+export const validateWsUrl = validate133;
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11588,17 +11789,25 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(typeof data !== "string"){
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern17.test(data)){
+validate133.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"},message:"must match pattern \""+"^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$"+"\""}];
+return false;
+}
+}
+else {
 validate133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 validate133.errors = vErrors;
 return errors === 0;
 }
 validate133.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateOauthAuthorizeResponse200 = validate134;
-const schema194 = {"type":"string"};
+export const validateGetReportFeedResponse200 = validate134;
+const schema195 = {"type":"string"};
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11619,8 +11828,8 @@ return errors === 0;
 }
 validate134.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateOauthAuthorizeResponse400 = validate135;
-const schema195 = {"type":"string"};
+export const validateOauthAuthorizeResponse200 = validate135;
+const schema196 = {"type":"string"};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11641,9 +11850,8 @@ return errors === 0;
 }
 validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeviceTelemetryTelemetryCsvPayload = validate136;
-const schema196 = {"type":"string","maxLength":65536,"pattern":"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"};
-const pattern80 = new RegExp("^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$", "u");
+export const validateOauthAuthorizeResponse400 = validate136;
+const schema197 = {"type":"string"};
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11655,25 +11863,70 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(typeof data === "string"){
-if(func1(data) > 65536){
-validate136.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
-return false;
-}
-else {
-if(!pattern80.test(data)){
-validate136.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"},message:"must match pattern \""+"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"+"\""}];
-return false;
-}
-}
-}
-else {
+if(typeof data !== "string"){
 validate136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 validate136.errors = vErrors;
 return errors === 0;
 }
 validate136.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateOauthConsentResponse400 = validate137;
+const schema198 = {"type":"string"};
+
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate137.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate137.errors = vErrors;
+return errors === 0;
+}
+validate137.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateDeviceTelemetryTelemetryCsvPayload = validate138;
+const schema199 = {"type":"string","maxLength":65536,"pattern":"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"};
+const pattern82 = new RegExp("^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$", "u");
+
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate138.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(func1(data) > 65536){
+validate138.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
+return false;
+}
+else {
+if(!pattern82.test(data)){
+validate138.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"},message:"must match pattern \""+"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate138.errors = vErrors;
+return errors === 0;
+}
+validate138.evaluated = {"dynamicProps":false,"dynamicItems":false};
