@@ -19,7 +19,7 @@ export class OAuthError extends Error {
     return this.error === 'invalid_client' ? 401 : 400;
   }
 
-  toBody(): { error: string; error_description: string } {
+  toBody(): { error: OAuthError['error']; error_description: string } {
     return { error: this.error, error_description: this.description };
   }
 }

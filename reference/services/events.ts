@@ -28,11 +28,17 @@ export async function recordEvent<Type extends EventType>(
       livemode: options.livemode ?? true,
       data: data as Record<string, unknown>,
     });
-    const subscribed = await transaction.webhooks.subscribedTo(accountId, type);
-    const targets =
+    // A requested test event goes to its one webhook, whatever that webhook subscribes to.
+    const only =
       options.onlyWebhookId === undefined
-        ? subscribed
-        : subscribed.filter((webhook) => webhook.id === options.onlyWebhookId);
+        ? undefined
+        : await transaction.webhooks.get(accountId, options.onlyWebhookId);
+    const targets =
+      only === undefined
+        ? await transaction.webhooks.subscribedTo(accountId, type)
+        : only === null
+          ? []
+          : [only];
     for (const webhook of targets) {
       await transaction.deliveries.insert({
         id: newId('DeliveryId'),

@@ -1,0 +1,134 @@
+import type { Handlers } from '../../generated/server/handlers.js';
+import { routes } from '../../generated/server/routes.js';
+import { problem } from '../problems.js';
+import { accountObject, requireAccount } from '../services/account.js';
+import type { ServiceContext } from '../services/context.js';
+import { reportFeed } from '../services/feed.js';
+import * as records from '../services/records.js';
+import * as reports from '../services/reports.js';
+import * as streams from '../services/streams.js';
+import { createSubscriberToken } from '../services/subscriber-tokens.js';
+import { reportFeedUrl } from '../services/urls.js';
+import * as webhooks from '../services/webhooks.js';
+import type { Caller } from './authenticate-hook.js';
+import type { ServiceDependencies } from './dependencies.js';
+
+type ApiHandlers = Omit<Handlers<Caller>, 'oauthAuthorize' | 'oauthConsent' | 'oauthToken'>;
+
+/** The feed operation's path as a `{reportId}` template, from the generated route table (Fastify writes `:reportId`). */
+const feedPathTemplate = routes.getReportFeed.url.replace(/:([A-Za-z]+)/g, '{$1}');
+
+/** The REST operations: each validated input goes to its service function; the reply carries the spec's status. */
+export function apiHandlers(dependencies: ServiceDependencies): ApiHandlers {
+  const context = (caller: Caller): reports.ReportContext => ({
+    store: dependencies.store,
+    clock: dependencies.clock,
+    urls: dependencies.urls,
+    signingKey: dependencies.signingKey,
+    accountId: caller.accountId,
+    feedPathTemplate,
+  });
+  const account = (caller: Caller) => requireAccount(context(caller) satisfies ServiceContext);
+  return {
+    createStream: async ({ auth, body }) => ({
+      status: 201,
+      body: await streams.createStream(context(auth), body, (await account(auth)).defaultRegion),
+    }),
+    listStreams: async ({ auth, query }) => ({
+      status: 200,
+      body: await streams.listStreams(context(auth), query),
+    }),
+    getStream: async ({ auth, params }) => ({
+      status: 200,
+      body: streams.streamObject(context(auth), await streams.requireStream(context(auth), params.streamId)),
+    }),
+    updateStream: async ({ auth, params, body }) => ({
+      status: 200,
+      body: await streams.updateStream(context(auth), params.streamId, body),
+    }),
+    deleteStream: async ({ auth, params }) => ({
+      status: 200,
+      body: await streams.deleteStream(context(auth), params.streamId),
+    }),
+    createSubscriberToken: async ({ auth, params, body }) => ({
+      status: 201,
+      body: await createSubscriberToken(context(auth), params.streamId, body),
+    }),
+    createReport: async ({ auth, body }) => ({
+      status: 201,
+      body: await reports.createReport(context(auth), body),
+    }),
+    listReports: async ({ auth, query }) => ({
+      status: 200,
+      body: await reports.listReports(context(auth), query),
+    }),
+    getReport: async ({ auth, params }) => ({
+      status: 200,
+      body: reports.reportObject(context(auth), await reports.requireReport(context(auth), params.reportId)),
+    }),
+    updateReport: async ({ auth, params, body }) => ({
+      status: 200,
+      body: await reports.updateReport(context(auth), params.reportId, body),
+    }),
+    deleteReport: async ({ auth, params }) => ({
+      status: 200,
+      body: await reports.deleteReport(context(auth), params.reportId),
+    }),
+    getReportFeed: async ({ params }) => {
+      const report = await dependencies.store.reports.getById(params.reportId);
+      if (report === null)
+        throw problem('resource_missing', `No such report: ${params.reportId}.`, 'reportId');
+      const url = reportFeedUrl(dependencies.urls, feedPathTemplate, report.id);
+      return { status: 200, body: await reportFeed(dependencies.store, report.accountId, report, url) };
+    },
+    listRecords: async ({ auth, params, query }) => ({
+      status: 200,
+      body: await records.listRecords(context(auth), params.reportId, query),
+    }),
+    createRecord: async ({ auth, params, body }) => ({
+      status: 201,
+      body: await records.createRecord(context(auth), params.reportId, body),
+    }),
+    getRecord: async ({ auth, params }) => ({
+      status: 200,
+      body: await records.getRecord(context(auth), params.reportId, params.recordId),
+    }),
+    updateRecord: async ({ auth, params, body }) => ({
+      status: 200,
+      body: await records.updateRecord(context(auth), params.reportId, params.recordId, body),
+    }),
+    publishRecord: async ({ auth, params }) => ({
+      status: 200,
+      body: await records.publishRecord(context(auth), params.reportId, params.recordId),
+    }),
+    deleteRecord: async ({ auth, params }) => ({
+      status: 200,
+      body: await records.deleteRecord(context(auth), params.reportId, params.recordId),
+    }),
+    listWebhooks: async ({ auth, query }) => ({
+      status: 200,
+      body: await webhooks.listWebhooks(context(auth), query),
+    }),
+    createWebhook: async ({ auth, body }) => ({
+      status: 201,
+      body: await webhooks.createWebhook(context(auth), body),
+    }),
+    getWebhook: async ({ auth, params }) => ({
+      status: 200,
+      body: await webhooks.getWebhook(context(auth), params.webhookId),
+    }),
+    deleteWebhook: async ({ auth, params }) => ({
+      status: 200,
+      body: await webhooks.deleteWebhook(context(auth), params.webhookId),
+    }),
+    testWebhook: async ({ auth, params }) => ({
+      status: 201,
+      body: await webhooks.sendTestEvent(context(auth), params.webhookId),
+    }),
+    listWebhookDeliveries: async ({ auth, params, query }) => ({
+      status: 200,
+      body: await webhooks.listDeliveries(context(auth), params.webhookId, query),
+    }),
+    getAccount: async ({ auth }) => ({ status: 200, body: accountObject(await account(auth)) }),
+  };
+}

@@ -1,0 +1,18 @@
+import type { AccessTokens } from '../auth/access-tokens.js';
+import type { Clock } from '../clock.js';
+import type { FixedWindowRateLimiter } from '../rate-limiter.js';
+import type { ServiceUrls } from '../services/urls.js';
+import type { Store } from '../storage/store.js';
+
+/** Everything the HTTP layer of the reference service runs on; built once by `start()` or a test. */
+export interface ServiceDependencies {
+  store: Store;
+  clock: Clock;
+  urls: ServiceUrls;
+  /** Signs access tokens and subscriber tokens. */
+  signingKey: Uint8Array;
+  accessTokens: AccessTokens;
+  rateLimiter: FixedWindowRateLimiter;
+  /** Local testing only: GET /oauth/authorize grants at once, for `login_hint` or the client's own account. */
+  autoApproveConsent: boolean;
+}

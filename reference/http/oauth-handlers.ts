@@ -1,0 +1,105 @@
+import type { Handlers } from '../../generated/server/handlers.js';
+import { routes } from '../../generated/server/routes.js';
+import type { OauthTokenRequestBody } from '../../generated/types/operations.js';
+import type { RenderError } from '../../runtime/fastify-routes.js';
+import { apiKeyKindOf } from '../auth/api-keys.js';
+import {
+  checkAuthorizationRequest,
+  grantAuthorizationCode,
+  redirectWith,
+} from '../auth/authorization-requests.js';
+import { OAuthError } from '../auth/oauth-errors.js';
+import { exchangeAuthorizationCode, refreshAccessToken } from '../auth/oauth-grants.js';
+import { digest } from '../auth/secrets.js';
+import type { Caller } from './authenticate-hook.js';
+import { consentPage, errorPage } from './consent-page.js';
+import type { ServiceDependencies } from './dependencies.js';
+
+type OAuthHandlers = Pick<Handlers<Caller>, 'oauthAuthorize' | 'oauthConsent' | 'oauthToken'>;
+
+/** The account a secret API key belongs to, or null: the consent form's stand-in for a dashboard login. */
+async function accountOfSecretKey(dependencies: ServiceDependencies, key: string): Promise<string | null> {
+  if (apiKeyKindOf(key) !== 'secret') return null;
+  const row = await dependencies.store.apiKeys.findByHash(digest(key));
+  return row !== null && row.status === 'active' ? row.accountId : null;
+}
+
+export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers {
+  const { store, clock } = dependencies;
+  return {
+    oauthAuthorize: async ({ query }) => {
+      const check = await checkAuthorizationRequest(store, query);
+      if (check.kind === 'show-error') return { status: 400, body: errorPage(check.message) };
+      if (check.kind === 'redirect-error') return { status: 302, headers: { Location: check.location } };
+      if (!dependencies.autoApproveConsent)
+        return { status: 200, body: consentPage(check.request, routes.oauthConsent.url) };
+      const accountId = query.login_hint ?? check.request.client.accountId;
+      if ((await store.accounts.get(accountId)) === null)
+        return { status: 400, body: errorPage('Unknown login_hint account.') };
+      return {
+        status: 302,
+        headers: { Location: await grantAuthorizationCode(store, clock, check.request, accountId) },
+      };
+    },
+    oauthConsent: async ({ body }) => {
+      const check = await checkAuthorizationRequest(store, body);
+      if (check.kind === 'show-error') return { status: 400, body: errorPage(check.message) };
+      if (check.kind === 'redirect-error') return { status: 302, headers: { Location: check.location } };
+      const accountId = await accountOfSecretKey(dependencies, body.api_key);
+      if (accountId === null)
+        return { status: 400, body: errorPage('That is not an active secret API key.') };
+      if (body.decision === 'deny') {
+        return {
+          status: 302,
+          headers: {
+            Location: redirectWith(check.request.redirectUri, {
+              error: 'access_denied',
+              state: check.request.state,
+            }),
+          },
+        };
+      }
+      return {
+        status: 302,
+        headers: { Location: await grantAuthorizationCode(store, clock, check.request, accountId) },
+      };
+    },
+    oauthToken: async ({ body }) => {
+      const grants = { store, clock, accessTokens: dependencies.accessTokens };
+      try {
+        const tokens =
+          body.grant_type === 'authorization_code'
+            ? await exchangeAuthorizationCode(grants, body)
+            : await refreshAccessToken(grants, body);
+        return { status: 200, body: tokens, headers: { 'Cache-Control': 'no-store' } };
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        return error.status === 401
+          ? { status: 401, body: error.toBody() }
+          : { status: 400, body: error.toBody() };
+      }
+    },
+  };
+}
+
+/** The grant types of the spec's token request, checked against the generated type so a new one cannot be missed. */
+const grantTypes: Record<OauthTokenRequestBody['grant_type'], true> = {
+  authorization_code: true,
+  refresh_token: true,
+};
+
+const pageOperations: ReadonlySet<string> = new Set<keyof OAuthHandlers>(['oauthAuthorize', 'oauthConsent']);
+const tokenOperation: keyof OAuthHandlers = 'oauthToken';
+
+/** Validation failures at the token endpoint are RFC 6749 bodies; at the authorization endpoint, pages; else the envelope. */
+export const renderOAuthError: RenderError = ({ problem, operationId, request }) => {
+  if (problem.status >= 500) return null;
+  if (pageOperations.has(operationId)) {
+    return { status: 400, body: errorPage(problem.message), headers: { 'Content-Type': 'text/html' } };
+  }
+  if (operationId !== tokenOperation) return null;
+  const grantType = (request.body as { grant_type?: unknown } | undefined)?.grant_type;
+  const known = typeof grantType === 'string' && Object.hasOwn(grantTypes, grantType);
+  const error = grantType !== undefined && !known ? 'unsupported_grant_type' : 'invalid_request';
+  return { status: 400, body: { error, error_description: problem.message } };
+};

@@ -1,0 +1,92 @@
+import { accountPlanMembers } from '../generated/types/facts.js';
+import { type ApiKeyKind, apiKeyKinds, newApiKey } from './auth/api-keys.js';
+import { digest } from './auth/secrets.js';
+import { type Clock, isoTime } from './clock.js';
+import { randomBase62 } from './random-token.js';
+import { newId } from './services/ids.js';
+import type { Store } from './storage/store.js';
+
+export type Plan = keyof typeof accountPlanMembers;
+
+export interface CreatedAccount {
+  accountId: string;
+  plan: Plan;
+  keys: Record<ApiKeyKind, { id: string; key: string }>;
+}
+
+export async function createApiKey(store: Store, clock: Clock, accountId: string, kind: ApiKeyKind) {
+  const { key, hash } = newApiKey(kind);
+  const row = await store.apiKeys.insert({
+    id: `key_${randomBase62(16)}`,
+    accountId,
+    kind,
+    hash,
+    status: 'active',
+    createdAt: isoTime(clock),
+    revokedAt: null,
+  });
+  return { id: row.id, key };
+}
+
+/** An account of a plan with one key of each kind; the keys are returned once, only their digests are stored. */
+export async function createAccount(
+  store: Store,
+  clock: Clock,
+  plan: Plan,
+  defaultRegion: string,
+): Promise<CreatedAccount> {
+  return store.transaction(async (transaction) => {
+    const accountId = newId('AccountId');
+    await transaction.accounts.insert({ id: accountId, plan, defaultRegion, createdAt: isoTime(clock) });
+    const keys = {} as Record<ApiKeyKind, { id: string; key: string }>;
+    for (const kind of apiKeyKinds) keys[kind] = await createApiKey(transaction, clock, accountId, kind);
+    return { accountId, plan, keys };
+  });
+}
+
+export interface CreatedClient {
+  clientId: string;
+  clientSecret: string;
+  redirectUris: string[];
+}
+
+export async function createOAuthClient(
+  store: Store,
+  clock: Clock,
+  accountId: string,
+  name: string,
+  redirectUris: string[],
+): Promise<CreatedClient> {
+  const clientId = `cl_${randomBase62(16)}`;
+  const clientSecret = `cs_${randomBase62(32)}`;
+  await store.oauthClients.insert({
+    id: clientId,
+    accountId,
+    name,
+    secretHash: digest(clientSecret),
+    redirectUris,
+    createdAt: isoTime(clock),
+  });
+  return { clientId, clientSecret, redirectUris };
+}
+
+/** What a first start prints: one account per plan, and an OAuth client of the free account for local testing. */
+export interface SeededCredentials {
+  accounts: Record<Plan, CreatedAccount>;
+  oauthClient: CreatedClient;
+}
+
+export async function seedIfEmpty(
+  store: Store,
+  clock: Clock,
+  defaultRegion: string,
+  redirectUri: string,
+): Promise<SeededCredentials | null> {
+  if ((await store.accounts.list()).length > 0) return null;
+  const plans = Object.keys(accountPlanMembers) as Plan[];
+  const accounts = {} as Record<Plan, CreatedAccount>;
+  for (const plan of plans) accounts[plan] = await createAccount(store, clock, plan, defaultRegion);
+  const owner = accounts[plans[0] as Plan].accountId;
+  const oauthClient = await createOAuthClient(store, clock, owner, 'Local test client', [redirectUri]);
+  return { accounts, oauthClient };
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { apiPolicies } from '../generated/types/facts.js';
+import { AccessTokens } from './auth/access-tokens.js';
+import { systemClock } from './clock.js';
+import { buildApps } from './http/build-apps.js';
+import type { ServiceDependencies } from './http/dependencies.js';
+import { listen } from './http/listen.js';
+import { FixedWindowRateLimiter } from './rate-limiter.js';
+import { type SeededCredentials, seedIfEmpty } from './seed.js';
+import type { ServiceUrls } from './services/urls.js';
+import { openStore } from './storage/open-store.js';
+
+export interface StartOptions {
+  /** Holds the embedded database and the signing key. */
+  dataDir: string;
+  /** PostgreSQL instead of the embedded database. */
+  postgresUrl?: string | undefined;
+  host?: string;
+  /** 0 (the default) takes a free port. */
+  apiPort?: number;
+  authPort?: number;
+  /** How many times faster than the wall clock the service clock runs (tests of expiry, windows, retries). */
+  timeScale?: number;
+  /** The version segment `{base_url}` ends with. */
+  apiBasePath?: string;
+  /** Addresses the API reports, when they differ from the listeners (behind a proxy): `{base_url}` etc. */
+  publicUrls?: Partial<ServiceUrls>;
+  defaultRegion?: string;
+  /** Local testing only: GET /oauth/authorize grants at once. */
+  autoApproveConsent?: boolean;
+  /** The redirect URI of the OAuth client seeded on first start. */
+  oauthRedirectUri?: string;
+}
+
+export interface RunningService {
+  urls: ServiceUrls;
+  /** Credentials created on first start (a fresh data directory); null on later starts. */
+  seeded: SeededCredentials | null;
+  dependencies: ServiceDependencies;
+  stop(): Promise<void>;
+}
+
+/** The signing key lives in the data directory so tokens survive a restart; created on first start. */
+async function signingKeyIn(dataDir: string): Promise<Uint8Array> {
+  const file = path.join(dataDir, 'signing-key');
+  try {
+    return new Uint8Array(await readFile(file));
+  } catch {
+    const key = randomBytes(32);
+    await writeFile(file, key, { mode: 0o600 });
+    return new Uint8Array(key);
+  }
+}
+
+export async function start(options: StartOptions): Promise<RunningService> {
+  const host = options.host ?? '127.0.0.1';
+  await mkdir(options.dataDir, { recursive: true });
+  const store = await openStore(
+    options.postgresUrl === undefined
+      ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
+      : { kind: 'postgres', connectionString: options.postgresUrl },
+  );
+  const clock = systemClock(options.timeScale ?? 1);
+  const signingKey = await signingKeyIn(options.dataDir);
+  const dependencies: ServiceDependencies = {
+    store,
+    clock,
+    signingKey,
+    urls: { baseUrl: '', authUrl: '', mqttBroker: '', wsUrl: '' },
+    accessTokens: new AccessTokens(signingKey, clock),
+    rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+    autoApproveConsent: options.autoApproveConsent ?? false,
+  };
+  // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
+  const apiListener = await listen(host, options.apiPort ?? 0);
+  const authListener = await listen(host, options.authPort ?? 0);
+  const basePath = options.apiBasePath ?? '/v2';
+  Object.assign(dependencies.urls, {
+    baseUrl: `http://${host}:${apiListener.port}${basePath}`,
+    authUrl: `http://${host}:${authListener.port}`,
+    mqttBroker: `mqtt://${host}:1883`,
+    wsUrl: `ws://${host}:${apiListener.port}`,
+    ...options.publicUrls,
+  } satisfies ServiceUrls);
+  const apps = await buildApps(dependencies);
+  await apiListener.handOver(apps.api);
+  await authListener.handOver(apps.auth);
+  const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;
+  const seeded = await seedIfEmpty(store, clock, options.defaultRegion ?? 'local-1', redirectUri);
+  return {
+    urls: dependencies.urls,
+    seeded,
+    dependencies,
+    async stop() {
+      await Promise.all([apps.api.close(), apps.auth.close()]);
+      await store.close();
+    },
+  };
+}
