@@ -4,6 +4,7 @@ import path from 'node:path';
 import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { systemClock } from './clock.js';
+import { takeLock } from './data-dir-lock.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
@@ -57,6 +58,7 @@ async function signingKeyIn(dataDir: string): Promise<Uint8Array> {
 export async function start(options: StartOptions): Promise<RunningService> {
   const host = options.host ?? '127.0.0.1';
   await mkdir(options.dataDir, { recursive: true });
+  const releaseLock = options.postgresUrl === undefined ? await takeLock(options.dataDir) : async () => {};
   const store = await openStore(
     options.postgresUrl === undefined
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
@@ -96,6 +98,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     async stop() {
       await Promise.all([apps.api.close(), apps.auth.close()]);
       await store.close();
+      await releaseLock();
     },
   };
 }

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { StartOptions } from './start.js';
+
+/**
+ * `npm start` settings: a JSON config file (`--config`, or `telemetry.config.json` when present), then `TELEMETRY_*`
+ * environment variables, which win. Every option of `start()` has one of each.
+ */
+const environment: Record<string, keyof StartOptions> = {
+  TELEMETRY_DATA_DIR: 'dataDir',
+  TELEMETRY_POSTGRES_URL: 'postgresUrl',
+  TELEMETRY_HOST: 'host',
+  TELEMETRY_API_PORT: 'apiPort',
+  TELEMETRY_AUTH_PORT: 'authPort',
+  TELEMETRY_TIME_SCALE: 'timeScale',
+  TELEMETRY_DEFAULT_REGION: 'defaultRegion',
+  TELEMETRY_AUTO_APPROVE_CONSENT: 'autoApproveConsent',
+  TELEMETRY_OAUTH_REDIRECT_URI: 'oauthRedirectUri',
+};
+const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'timeScale']);
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
+  const options: Record<string, unknown> = {};
+  for (const [variable, option] of Object.entries(environment)) {
+    const value = variables[variable];
+    if (value === undefined || value === '') continue;
+    if (numeric.has(option)) {
+      const number = Number(value);
+      if (!Number.isFinite(number)) throw new ConfigError(`${variable} must be a number, got "${value}"`);
+      options[option] = number;
+    } else options[option] = option === 'autoApproveConsent' ? value === 'true' : value;
+  }
+  return options as Partial<StartOptions>;
+}
+
+export function loadStartOptions(
+  configFile: string | undefined,
+  variables: NodeJS.ProcessEnv,
+  cwd: string,
+): StartOptions {
+  const file = path.resolve(cwd, configFile ?? 'telemetry.config.json');
+  let fromFile: Partial<StartOptions> = {};
+  try {
+    fromFile = JSON.parse(readFileSync(file, 'utf8')) as Partial<StartOptions>;
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    if (!missing || configFile !== undefined)
+      throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const merged = { dataDir: '.telemetry-data', ...fromFile, ...fromEnvironment(variables) };
+  return { ...merged, dataDir: path.resolve(cwd, merged.dataDir) };
+}
