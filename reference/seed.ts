@@ -74,6 +74,16 @@ export async function createOAuthClient(
 export interface SeededCredentials {
   accounts: Record<Plan, CreatedAccount>;
   oauthClient: CreatedClient;
+  /** More secret keys of the last plan's account (each has its own rate window), when asked for. */
+  extraSecretKeys: string[];
+  /** A secret key of the first plan's account, already revoked, when asked for. */
+  revokedKey: string | null;
+}
+
+/** Test fixtures a first start can add for a conformance run; a normal start asks for none. */
+export interface SeedExtras {
+  extraSecretKeys?: number;
+  revokedKey?: boolean;
 }
 
 export async function seedIfEmpty(
@@ -81,12 +91,24 @@ export async function seedIfEmpty(
   clock: Clock,
   defaultRegion: string,
   redirectUri: string,
+  extras: SeedExtras = {},
 ): Promise<SeededCredentials | null> {
   if ((await store.accounts.list()).length > 0) return null;
   const plans = Object.keys(accountPlanMembers) as Plan[];
   const accounts = {} as Record<Plan, CreatedAccount>;
   for (const plan of plans) accounts[plan] = await createAccount(store, clock, plan, defaultRegion);
-  const owner = accounts[plans[0] as Plan].accountId;
-  const oauthClient = await createOAuthClient(store, clock, owner, 'Local test client', [redirectUri]);
-  return { accounts, oauthClient };
+  const first = accounts[plans[0] as Plan].accountId;
+  const last = accounts[plans[plans.length - 1] as Plan].accountId;
+  const oauthClient = await createOAuthClient(store, clock, first, 'Local test client', [redirectUri]);
+  const extraSecretKeys: string[] = [];
+  for (let count = 0; count < (extras.extraSecretKeys ?? 0); count += 1) {
+    extraSecretKeys.push((await createApiKey(store, clock, last, 'secret')).key);
+  }
+  let revokedKey: string | null = null;
+  if (extras.revokedKey === true) {
+    const revoked = await createApiKey(store, clock, first, 'secret');
+    await store.apiKeys.revoke(revoked.id, isoTime(clock));
+    revokedKey = revoked.key;
+  }
+  return { accounts, oauthClient, extraSecretKeys, revokedKey };
 }

@@ -9,7 +9,7 @@ import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
-import { type SeededCredentials, seedIfEmpty } from './seed.js';
+import { type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import type { ServiceUrls } from './services/urls.js';
 import { openStore } from './storage/open-store.js';
 
@@ -33,6 +33,8 @@ export interface StartOptions {
   autoApproveConsent?: boolean;
   /** The redirect URI of the OAuth client seeded on first start. */
   oauthRedirectUri?: string;
+  /** Test fixtures for a first start (extra secret keys, a revoked key); none for a normal start. */
+  seedExtras?: SeedExtras;
 }
 
 export interface RunningService {
@@ -90,7 +92,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;
-  const seeded = await seedIfEmpty(store, clock, options.defaultRegion ?? 'local-1', redirectUri);
+  const seeded = await seedIfEmpty(
+    store,
+    clock,
+    options.defaultRegion ?? 'local-1',
+    redirectUri,
+    options.seedExtras,
+  );
   return {
     urls: dependencies.urls,
     seeded,

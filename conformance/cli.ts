@@ -1,0 +1,60 @@
+// npm run conformance [-- --base-url <url> ...]: the requirement matrix of a deployment (the embedded reference by default).
+import { mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { catalogue } from './harness/catalogue.js';
+import { helpText, InputError, inputs, readInputs } from './harness/inputs.js';
+import { resolveTarget } from './harness/resolve-target.js';
+import { writeReports } from './report/files.js';
+import { buildMatrix, totalsOf } from './report/results.js';
+import { terminalReport } from './report/terminal.js';
+import { runChecks } from './run-checks.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+async function main(): Promise<number> {
+  const options = Object.fromEntries(inputs.map(([flag]) => [flag, { type: 'string' as const }]));
+  const { values, positionals } = parseArgs({
+    options: { ...options, help: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help === true) {
+    console.log(helpText());
+    return 0;
+  }
+  const flags: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(values)) if (typeof value === 'string') flags[name] = value;
+  const input = readInputs(flags, process.env);
+  const started = performance.now();
+  const resolved = await resolveTarget(input, root);
+  const scratch = await mkdtemp(path.join(root, '.tmp-conformance-run-'));
+  try {
+    console.log(
+      `conformance: ${resolved.target.embedded ? 'embedded reference' : 'deployment'} at ${resolved.target.baseUrl}, profile ${resolved.target.profile}`,
+    );
+    const collector = await runChecks(resolved.target, root, scratch, positionals);
+    const rows = buildMatrix(catalogue(), collector.results);
+    const totals = totalsOf(rows, collector.suiteErrors.length);
+    const reportDirectory = path.resolve(root, input['report-dir'] ?? 'conformance-report');
+    const written = await writeReports(reportDirectory, rows, totals, resolved.target);
+    console.log(
+      `reports: ${written.map((file) => path.relative(process.cwd(), file)).join(', ')} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
+    console.log(terminalReport(rows, totals, collector.suiteErrors));
+    return totals.failed === 0 ? 0 : 1;
+  } finally {
+    await resolved.release();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  const usage =
+    error instanceof TypeError && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
+  if (!(error instanceof InputError) && !usage) throw error;
+  console.error(`conformance: ${(error as Error).message}`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,67 @@
+import { it } from 'vitest';
+import { inProfile } from '../catalogue/requirement.js';
+import { catalogue } from './catalogue.js';
+import type { Exchange } from './probe.js';
+import { currentTarget } from './target.js';
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    /** The requirement ids a check covers; the report is a matrix of these. */
+    requirements?: string[];
+  }
+}
+
+/** A failed expectation with what was sent, what came back and what was expected, for the report. */
+export class CheckFailure extends Error {
+  constructor(expected: string, exchange: Exchange | null) {
+    const evidence =
+      exchange === null
+        ? ''
+        : `\n  request: ${JSON.stringify(exchange.request)}\n  response: ${exchange.response.status} ${JSON.stringify(exchange.response.headers)} ${exchange.response.text}`;
+    super(`expected ${expected}${evidence}`);
+    this.name = 'CheckFailure';
+  }
+}
+
+/** Asserts with evidence: `expectThat(condition, 'status 201', exchange)`. */
+export function expectThat(
+  condition: boolean,
+  expected: string,
+  exchange: Exchange | null = null,
+): asserts condition {
+  if (!condition) throw new CheckFailure(expected, exchange);
+}
+
+export interface CheckContext {
+  /** Ends the check as skipped with the reason (the target gave no means to check): never as passed. */
+  skip(reason: string): never;
+}
+
+/**
+ * A check of one or more requirements. A check whose requirements the profile does not judge is skipped with that
+ * reason; an unknown requirement id is a bug of the suite and fails the check.
+ */
+export function check(
+  requirements: readonly string[],
+  title: string,
+  body: (context: CheckContext) => Promise<void>,
+  timeout = 30_000,
+): void {
+  it(
+    `[${requirements.join(', ')}] ${title}`,
+    async (context) => {
+      context.task.meta.requirements = [...requirements];
+      const known = new Map(catalogue().map((requirement) => [requirement.id, requirement]));
+      const unknown = requirements.filter((id) => !known.has(id));
+      if (unknown.length > 0) throw new Error(`unknown requirement ids: ${unknown.join(', ')}`);
+      const judged = requirements.some((id) => {
+        const requirement = known.get(id);
+        return requirement !== undefined && inProfile(requirement, currentTarget().profile);
+      });
+      if (!judged)
+        context.skip(`inferred requirement; profile ${currentTarget().profile} judges documented ones only`);
+      await body({ skip: (reason) => context.skip(reason) });
+    },
+    timeout,
+  );
+}

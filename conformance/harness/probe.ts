@@ -1,0 +1,82 @@
+import { KeyPool } from './key-pool.js';
+import { currentTarget } from './target.js';
+
+/** One HTTP request and its answer, kept as evidence for the report. */
+export interface Exchange {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response: { status: number; headers: Record<string, string>; body: unknown; text: string };
+}
+
+export interface SendOptions {
+  /** `pool` (default) takes a paid secret key from the pool; null sends no Authorization; a string is sent as is. */
+  key?: string | null | 'pool';
+  body?: unknown;
+  /** A raw body sent as is (malformed JSON, other content types). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number>;
+  /** `api` (default) is `{base_url}`, `auth` is `{auth_url}`. */
+  server?: 'api' | 'auth';
+  /** Follow redirects? Never by default: a 302 is evidence. */
+}
+
+let pool: KeyPool | null = null;
+
+function keyPool(): KeyPool {
+  const { keys } = currentTarget();
+  pool ??= new KeyPool([
+    ...keys.paidSecretExtras,
+    ...(keys.paidSecretExtras.length === 0 && keys.paidSecret !== null ? [keys.paidSecret] : []),
+  ]);
+  return pool;
+}
+
+function redact(value: string): string {
+  return value.replace(/(Bearer )(\S{8})\S+/, '$1$2…');
+}
+
+export async function send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
+  const target = currentTarget();
+  const base = options.server === 'auth' ? (target.authUrl ?? target.baseUrl) : target.baseUrl;
+  const url = new URL(`${base.replace(/\/+$/, '')}${path}`);
+  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
+  const key = options.key === undefined || options.key === 'pool' ? await keyPool().next() : options.key;
+  const headers: Record<string, string> = { ...(key === null ? {} : { authorization: `Bearer ${key}` }) };
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  Object.assign(headers, options.headers);
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    // Not JSON: the text itself is the evidence.
+  }
+  const shownHeaders = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, redact(value)]),
+  );
+  return {
+    request: {
+      method,
+      url: url.toString(),
+      headers: shownHeaders,
+      ...(body === undefined ? {} : { body: body.slice(0, 2000) }),
+    },
+    response: {
+      status: response.status,
+      headers: Object.fromEntries(response.headers.entries()),
+      body: parsed,
+      text: text.slice(0, 4000),
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import type { Reporter, TestModule } from 'vitest/node';
+import type { CheckResult } from './results.js';
+
+/** A vitest reporter that keeps every check's outcome with its requirement ids, for the requirement matrix. */
+export class CheckCollector implements Reporter {
+  readonly results: CheckResult[] = [];
+  readonly suiteErrors: string[] = [];
+
+  constructor(private readonly root: string) {}
+
+  onTestRunEnd(testModules: readonly TestModule[], unhandledErrors: readonly unknown[]): void {
+    for (const module of testModules) {
+      for (const error of module.errors())
+        this.suiteErrors.push(`${path.relative(this.root, module.moduleId)}: ${error.message}`);
+      for (const test of module.children.allTests()) {
+        const result = test.result();
+        const state = result.state === 'passed' || result.state === 'failed' ? result.state : 'skipped';
+        const detail =
+          result.state === 'failed'
+            ? (result.errors?.map((error) => error.message).join('\n') ?? 'failed')
+            : result.state === 'skipped'
+              ? (result.note ?? 'skipped')
+              : null;
+        this.results.push({
+          title: test.name,
+          file: path.relative(this.root, module.moduleId),
+          requirements: test.meta().requirements ?? [],
+          state,
+          detail,
+          durationMs: test.diagnostic()?.duration ?? 0,
+        });
+      }
+    }
+    for (const error of unhandledErrors) this.suiteErrors.push(String(error));
+  }
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Check files run one after another in name order, so the rate-limit checks (named last) exhaust keys last. */
+class ByName extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files].sort((a, b) => (a.moduleId < b.moduleId ? -1 : 1));
+  }
+}
+
+// The conformance checks: run by `npm run conformance` (conformance/cli.ts), never by the unit-test config.
+export default defineConfig({
+  test: {
+    include: ['conformance/checks/**/*.check.ts'],
+    fileParallelism: false,
+    sequence: { sequencer: ByName },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
