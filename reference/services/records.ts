@@ -10,6 +10,7 @@ import { problem } from '../problems.js';
 import type { RecordRow } from '../storage/rows.js';
 import type { ServiceContext } from './context.js';
 import { recordEvent } from './events.js';
+import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
 import { requireReport } from './reports.js';
@@ -47,9 +48,8 @@ async function requireRecord(
   recordId: string,
 ): Promise<RecordRow> {
   const row = await context.store.records.get(context.accountId, recordId);
-  if (row === null || row.reportId !== reportId)
-    throw problem('resource_missing', `No such record: ${recordId}.`, 'recordId');
-  return row;
+  // A record of another report of the same account is as absent as a missing one.
+  return found(row?.reportId === reportId ? row : null, 'record', recordId, 'recordId');
 }
 
 export async function createRecord(
@@ -103,8 +103,7 @@ export async function updateRecord(
   const current = await requireRecord(context, reportId, recordId);
   if (current.status === 'published') throw problem('record_published', 'A published record cannot change.');
   const updated = await context.store.records.update(context.accountId, recordId, body);
-  if (updated === null) throw problem('resource_missing', `No such record: ${recordId}.`, 'recordId');
-  return recordObject(updated);
+  return recordObject(found(updated, 'record', recordId, 'recordId'));
 }
 
 /** Publishing moves the record to published, the report to published, and emits report.generated, all at once. */
@@ -121,10 +120,9 @@ export async function publishRecord(
       status: 'published',
       publishedAt: isoTime(context.clock),
     });
-    if (published === null) throw problem('resource_missing', `No such record: ${recordId}.`, 'recordId');
     if (report.status === 'draft')
       await store.reports.update(context.accountId, reportId, { status: 'published' });
-    const record = recordObject(published);
+    const record = recordObject(found(published, 'record', recordId, 'recordId'));
     await recordEvent(
       store,
       context.clock,

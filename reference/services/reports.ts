@@ -10,6 +10,7 @@ import { problem } from '../problems.js';
 import type { ReportRow } from '../storage/rows.js';
 import type { ServiceContext } from './context.js';
 import { recordEvent } from './events.js';
+import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
 import { eventDataForRecord, recordObject } from './records.js';
@@ -35,9 +36,7 @@ export function reportObject(context: ReportContext, row: StoredReport): Report 
 }
 
 export async function requireReport(context: ServiceContext, reportId: string): Promise<StoredReport> {
-  const row = await context.store.reports.get(context.accountId, reportId);
-  if (row === null) throw problem('resource_missing', `No such report: ${reportId}.`, 'reportId');
-  return row;
+  return found(await context.store.reports.get(context.accountId, reportId), 'report', reportId, 'reportId');
 }
 
 export async function createReport(context: ReportContext, body: CreateReportRequestBody): Promise<Report> {
@@ -82,8 +81,7 @@ export async function updateReport(
       body.status === undefined ? undefined : 'status',
     );
   const updated = await context.store.reports.update(context.accountId, reportId, body);
-  if (updated === null) throw problem('resource_missing', `No such report: ${reportId}.`, 'reportId');
-  return reportObject(context, updated);
+  return reportObject(context, found(updated, 'report', reportId, 'reportId'));
 }
 
 /** Deletes the report and its records in one transaction; each published record deleted emits report.deleted. */

@@ -11,6 +11,7 @@ import { problem } from '../problems.js';
 import { randomMatching } from '../random-token.js';
 import type { StreamRow } from '../storage/rows.js';
 import type { ServiceContext } from './context.js';
+import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
 import { liveFeedUrl, mqttTopicUrl } from './urls.js';
@@ -35,9 +36,7 @@ export function streamObject(context: Pick<ServiceContext, 'urls'>, row: StreamR
 }
 
 export async function requireStream(context: ServiceContext, streamId: string): Promise<StreamRow> {
-  const row = await context.store.streams.get(context.accountId, streamId);
-  if (row === null) throw problem('resource_missing', `No such stream: ${streamId}.`, 'streamId');
-  return row;
+  return found(await context.store.streams.get(context.accountId, streamId), 'stream', streamId, 'streamId');
 }
 
 async function requireReportForRecording(
@@ -109,8 +108,7 @@ export async function updateStream(
   }
   await requireReportForRecording(context, body.recordingReportId);
   const updated = await context.store.streams.update(context.accountId, streamId, body);
-  if (updated === null) throw problem('resource_missing', `No such stream: ${streamId}.`, 'streamId');
-  return streamObject(context, updated);
+  return streamObject(context, found(updated, 'stream', streamId, 'streamId'));
 }
 
 export async function deleteStream(context: ServiceContext, streamId: string) {

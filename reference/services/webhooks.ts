@@ -18,6 +18,7 @@ import { randomMatching } from '../random-token.js';
 import type { DeliveryRow, WebhookRow } from '../storage/rows.js';
 import type { ServiceContext } from './context.js';
 import { eventObject, recordEvent } from './events.js';
+import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
 
@@ -49,9 +50,12 @@ export function deliveryObject(row: DeliveryRow): WebhookDelivery {
 }
 
 async function requireWebhook(context: ServiceContext, webhookId: string): Promise<WebhookRow> {
-  const row = await context.store.webhooks.get(context.accountId, webhookId);
-  if (row === null) throw problem('resource_missing', `No such webhook: ${webhookId}.`, 'webhookId');
-  return row;
+  return found(
+    await context.store.webhooks.get(context.accountId, webhookId),
+    'webhook',
+    webhookId,
+    'webhookId',
+  );
 }
 
 export async function createWebhook(
