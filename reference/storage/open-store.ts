@@ -1,3 +1,4 @@
+import { cachedStore } from './cached-store.js';
 import { migrate } from './migrate.js';
 import { openPgliteExecutor } from './pglite-executor.js';
 import { openPostgresExecutor } from './postgres-executor.js';
@@ -27,5 +28,6 @@ export async function openExecutor(location: StoreLocation): Promise<SqlExecutor
 
 /** Opens the store; one data directory must be open in one process at a time (PGlite is a single connection). */
 export async function openStore(location: StoreLocation): Promise<Store> {
-  return createSqlStore(await openExecutor(location));
+  const store = createSqlStore(await openExecutor(location));
+  return location.kind === 'embedded' ? cachedStore(store) : store;
 }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { cachedStore } from './cached-store.js';
+import type { AccountRow, ApiKeyRow } from './rows.js';
+import type { Store } from './store.js';
+
+const key: ApiKeyRow = {
+  id: 'key_1',
+  accountId: 'acct_1',
+  kind: 'secret',
+  hash: 'h1',
+  status: 'active',
+  createdAt: '',
+  revokedAt: null,
+};
+const account: AccountRow = { id: 'acct_1', plan: 'free', defaultRegion: 'local-1', createdAt: '' };
+
+/** A store whose key and account tables count reads, enough for the cache's contract. */
+function countingStore() {
+  const reads = { keys: 0, accounts: 0 };
+  const keys = new Map<string, ApiKeyRow>([[key.hash, key]]);
+  const store = {
+    apiKeys: {
+      findByHash: async (hash: string) => {
+        reads.keys += 1;
+        return keys.get(hash) ?? null;
+      },
+      revoke: async (id: string, revokedAt: string) => {
+        const row = [...keys.values()].find((candidate) => candidate.id === id);
+        if (row === undefined) return null;
+        const revoked: ApiKeyRow = { ...row, status: 'revoked', revokedAt };
+        keys.set(row.hash, revoked);
+        return revoked;
+      },
+      insert: async (row: ApiKeyRow) => {
+        keys.set(row.hash, row);
+        return row;
+      },
+    },
+    accounts: {
+      get: async () => {
+        reads.accounts += 1;
+        return account;
+      },
+      insert: async (row: AccountRow) => row,
+    },
+    transaction: async <T>(work: (inner: Store) => Promise<T>) => work(store as unknown as Store),
+  };
+  return { store: store as unknown as Store, reads };
+}
+
+describe('cached store', () => {
+  it('reads a key and an account once, and sees a revocation at once', async () => {
+    const { store, reads } = countingStore();
+    const cached = cachedStore(store);
+    await cached.apiKeys.findByHash('h1');
+    await cached.apiKeys.findByHash('h1');
+    await cached.accounts.get('acct_1');
+    await cached.accounts.get('acct_1');
+    expect(reads).toEqual({ keys: 1, accounts: 1 });
+    await cached.transaction((inner) => inner.apiKeys.revoke('key_1', 'now'));
+    expect((await cached.apiKeys.findByHash('h1'))?.status).toBe('revoked');
+  });
+
+  it('forgets an unknown key once a key with that digest is created', async () => {
+    const { store } = countingStore();
+    const cached = cachedStore(store);
+    expect(await cached.apiKeys.findByHash('h2')).toBeNull();
+    await cached.apiKeys.insert({ ...key, id: 'key_2', hash: 'h2' });
+    expect((await cached.apiKeys.findByHash('h2'))?.id).toBe('key_2');
+  });
+});
