@@ -22,6 +22,8 @@ export interface TelemetryServerOptions<Auth = unknown> {
   requestId?: (request: FastifyRequest) => string;
 }
 
+/** The response header that carries each request's id (the spec's name for it). */
+export const requestIdHeader = 'Request-Id';
 const validators = {
   createRecord: { path: validateCreateRecordPath, body: validateCreateRecordBody },
   createReport: { body: validateCreateReportBody },
@@ -74,7 +76,7 @@ export async function telemetryServer<Auth = unknown>(fastify: FastifyInstance, 
       },
     },
     requestId: options.requestId ?? (() => newRequestId()),
-    requestIdHeader: 'Request-Id',
+    requestIdHeader,
     bodyLimit: 1048576,
     closedQuery: true,
     renderError: options.renderError,

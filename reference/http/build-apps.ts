@@ -3,7 +3,9 @@ import { telemetryServer } from '../../generated/server/plugin.js';
 import { routes } from '../../generated/server/routes.js';
 import { apiHandlers } from './api-handlers.js';
 import { authenticateHook } from './authenticate-hook.js';
+import { redirectInvalidAuthorization } from './authorization-redirects.js';
 import type { ServiceDependencies } from './dependencies.js';
+import { frameworkErrors, refuseNulCharacters, sendRouteNotFound } from './input-guards.js';
 import { oauthHandlers, renderOAuthError } from './oauth-handlers.js';
 
 /** The two HTTP faces of the service: the REST API at `{base_url}` and the authorization server at `{auth_url}`. */
@@ -14,18 +16,37 @@ export interface ServiceApps {
 
 const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
 
+/** Long enough that an overlong id reaches its validator (400 parameter_invalid) rather than the router's limit. */
+const maxParamLength = 16_384;
+
+/** An app for the operations under `prefix`; paths outside it are route_not_found too (the plugin has `prefix`'s). */
+function newApp(prefix: string): FastifyInstance {
+  const app = Fastify({ logger: false, frameworkErrors, routerOptions: { maxParamLength } });
+  app.addHook('preValidation', refuseNulCharacters);
+  if (prefix !== '') {
+    app.setNotFoundHandler((request, reply) =>
+      sendRouteNotFound(reply, `No operation has the path ${request.url.split('?')[0]}.`),
+    );
+  }
+  return app;
+}
+
 /** Builds both apps without listening, so tests can use `inject()`. Operations with their own server go to `auth`. */
 export async function buildApps(dependencies: ServiceDependencies): Promise<ServiceApps> {
   const all = Object.values(routes);
   const handlers = { ...apiHandlers(dependencies), ...oauthHandlers(dependencies) };
   const common = { handlers, authenticate: authenticateHook(dependencies), renderError: renderOAuthError };
-  const api = Fastify({ logger: false });
+  const api = newApp(pathOf(dependencies.urls.baseUrl));
   await api.register(telemetryServer, {
     ...common,
     prefix: pathOf(dependencies.urls.baseUrl),
     operations: all.filter((route) => route.serverUrl === null).map((route) => route.operationId),
   });
-  const auth = Fastify({ logger: false });
+  const auth = newApp(pathOf(dependencies.urls.authUrl));
+  auth.addHook(
+    'preValidation',
+    redirectInvalidAuthorization(dependencies, pathOf(dependencies.urls.authUrl)),
+  );
   await auth.register(telemetryServer, {
     ...common,
     prefix: pathOf(dependencies.urls.authUrl),

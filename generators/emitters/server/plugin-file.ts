@@ -33,7 +33,7 @@ function setupText(context: EmitContext, facts: ServerFacts): string {
       roles: {\n${roleEntries.join('\n')}\n},
     },
     requestId: options.requestId ?? (() => newRequestId()),
-    requestIdHeader: ${stringLiteral(facts.requestIdHeader)},
+    requestIdHeader,
     bodyLimit: ${facts.bodyLimit ?? 'null'},
     closedQuery: ${rejectsUnknownQuery(model)},
     renderError: options.renderError,
@@ -62,6 +62,13 @@ export function emitPluginFile(context: EmitContext, facts: ServerFacts): Genera
       importDeclaration('./handlers.js', ['Handlers'], true),
       importDeclaration('./routes.js', ['routes']),
       optionsInterface(model, facts),
+      {
+        kind: StructureKind.VariableStatement,
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: ["The response header that carries each request's id (the spec's name for it)."],
+        declarations: [{ name: 'requestIdHeader', initializer: stringLiteral(facts.requestIdHeader) }],
+      },
       constant('validators', validators.initializer),
       constant(
         'newRequestId',

@@ -22,6 +22,8 @@ export interface WidgetServerOptions<Auth = unknown> {
   requestId?: (request: FastifyRequest) => string;
 }
 
+/** The response header that carries each request's id (the spec's name for it). */
+export const requestIdHeader = 'Request-Id';
 const validators = {
   createWidget: { body: validateCreateWidgetBody },
   deleteWidget: { path: validateDeleteWidgetPath },
@@ -50,7 +52,7 @@ export async function widgetServer<Auth = unknown>(fastify: FastifyInstance, opt
       },
     },
     requestId: options.requestId ?? (() => newRequestId()),
-    requestIdHeader: 'Request-Id',
+    requestIdHeader,
     bodyLimit: 65536,
     closedQuery: true,
     renderError: options.renderError,

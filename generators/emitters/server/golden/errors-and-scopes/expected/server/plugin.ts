@@ -22,6 +22,8 @@ export interface VaultServerOptions<Auth = unknown> {
   requestId?: (request: FastifyRequest) => string;
 }
 
+/** The response header that carries each request's id (the spec's name for it). */
+export const requestIdHeader = 'X-Request-Id';
 const validators = {
   getFolder: { path: validateGetFolderPath },
   getHealth: {},
@@ -48,7 +50,7 @@ export async function vaultServer<Auth = unknown>(fastify: FastifyInstance, opti
       },
     },
     requestId: options.requestId ?? (() => newRequestId()),
-    requestIdHeader: 'X-Request-Id',
+    requestIdHeader,
     bodyLimit: null,
     closedQuery: false,
     renderError: options.renderError,

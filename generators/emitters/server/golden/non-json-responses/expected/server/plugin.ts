@@ -20,6 +20,8 @@ export interface FeedServerOptions<Auth = unknown> {
   requestId?: (request: FastifyRequest) => string;
 }
 
+/** The response header that carries each request's id (the spec's name for it). */
+export const requestIdHeader = 'Request-Id';
 const validators = {
   getFeed: { path: validateGetFeedPath },
   showLogin: {},
@@ -46,7 +48,7 @@ export async function feedServer<Auth = unknown>(fastify: FastifyInstance, optio
       },
     },
     requestId: options.requestId ?? (() => newRequestId()),
-    requestIdHeader: 'Request-Id',
+    requestIdHeader,
     bodyLimit: null,
     closedQuery: false,
     renderError: options.renderError,
