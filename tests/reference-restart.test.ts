@@ -1,0 +1,133 @@
+// The reference service as `npm start` runs it: acknowledged writes survive a SIGKILL of the whole process, and the
+// credentials of a fresh data directory are printed on its first start only.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '../generated/server/routes.js';
+import { securitySchemeFacts } from '../generated/types/facts.js';
+import { operationPath, type RestOperationId } from '../reference/testing/call-operation.js';
+import { freePort } from '../reference/testing/free-port.js';
+import { type ServiceProcess, startServiceProcess } from '../reference/testing/service-process.js';
+
+const scratchRoot = fileURLToPath(new URL('../.tmp/', import.meta.url));
+const { keyTypes } = securitySchemeFacts.ApiKey;
+/** A key type's pattern without its anchors, to find keys inside the printed text. */
+const keyPattern = (kind: 'secret' | 'publishable') => keyTypes[kind].pattern.replace(/^\^|\$$/g, '');
+const running: ServiceProcess[] = [];
+let dataDir = '';
+
+afterAll(async () => {
+  await Promise.all(running.map((service) => service.stop('SIGKILL')));
+  if (dataDir !== '') await rm(path.dirname(dataDir), { recursive: true, force: true });
+});
+
+async function startService(environment: Record<string, string>) {
+  const service = startServiceProcess(environment);
+  running.push(service);
+  const [, baseUrl = ''] = await service.waitFor(/REST API\s+(\S+)/, 40_000);
+  await service.waitFor(/Data\s+\S+/);
+  return { service, baseUrl };
+}
+
+/** One operation over HTTP with the free account's key; the body parsed. */
+async function request(
+  baseUrl: string,
+  key: string,
+  operationId: RestOperationId,
+  params = {},
+  body?: object,
+) {
+  const response = await fetch(`${baseUrl}${operationPath(operationId, params)}`, {
+    method: routes[operationId].method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown> & { id: string },
+  };
+}
+
+interface Written {
+  operationId: RestOperationId;
+  params: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+describe('npm start, SIGKILL, npm start again', () => {
+  it('keeps every acknowledged write and prints the keys on the first start only', async () => {
+    await mkdir(scratchRoot, { recursive: true });
+    dataDir = path.join(await mkdtemp(path.join(scratchRoot, 'reference-restart-')), 'data');
+    const environment = {
+      TELEMETRY_DATA_DIR: dataDir,
+      TELEMETRY_API_PORT: String(await freePort()),
+      TELEMETRY_AUTH_PORT: String(await freePort()),
+    };
+
+    const first = await startService(environment);
+    // The OAuth client is the last line of the first start's credentials.
+    await first.service.waitFor(/OAuth client .+\n/);
+    const freeAccount = /free account \S+\n((?:\s{4}.+\n)+)/.exec(first.service.output())?.[1] ?? '';
+    const key = new RegExp(`secret\\s+(${keyPattern('secret')})`).exec(freeAccount)?.[1];
+    if (key === undefined)
+      throw new Error(`no secret key of the free account in:\n${first.service.output()}`);
+
+    const created = async (operationId: RestOperationId, params: Record<string, string>, body: object) => {
+      const reply = await request(first.baseUrl, key, operationId, params, body);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      return reply.body;
+    };
+    const written: Written[] = [];
+    const report = await created('createReport', {}, { title: 'Restart report 0' });
+    written.push({ operationId: 'getReport', params: { reportId: report.id }, body: report });
+    for (let index = 0; index < 10; index += 1) {
+      const { streamKey: _shownOnce, ...stream } = await created(
+        'createStream',
+        {},
+        { title: `Stream ${index}` },
+      );
+      written.push({ operationId: 'getStream', params: { streamId: stream.id }, body: stream });
+      const sample = { ts: index, values: { rpm: index } };
+      const record = await created('createRecord', { reportId: report.id }, { samples: [sample] });
+      written.push({
+        operationId: 'getRecord',
+        params: { reportId: report.id, recordId: record.id },
+        body: record,
+      });
+    }
+    for (let index = 1; index < 10; index += 1) {
+      const more = await created('createReport', {}, { title: `Restart report ${index}` });
+      written.push({ operationId: 'getReport', params: { reportId: more.id }, body: more });
+    }
+    expect(written).toHaveLength(30);
+    await first.service.stop('SIGKILL');
+    expect(first.service.child.signalCode).toBe('SIGKILL');
+
+    const second = await startService(environment);
+    const recordsOfFirstReport = written.filter((each) => each.operationId === 'getRecord').length;
+    const differences: string[] = [];
+    for (const { operationId, params, body } of written) {
+      const reply = await request(second.baseUrl, key, operationId, params);
+      // The first report gained its records after its 201.
+      const isFirstReport = operationId === 'getReport' && params.reportId === report.id;
+      const expected = isFirstReport ? { ...body, recordCount: recordsOfFirstReport } : body;
+      if (reply.status !== 200 || !isDeepStrictEqual(reply.body, expected)) {
+        differences.push(
+          `${operationId} ${JSON.stringify(params)}: ${reply.status} ${JSON.stringify(reply.body)}`,
+        );
+      }
+    }
+    expect(differences).toEqual([]);
+    for (const kind of ['secret', 'publishable'] as const) {
+      expect(first.service.output()).toMatch(new RegExp(keyPattern(kind)));
+      expect(second.service.output()).not.toMatch(new RegExp(keyPattern(kind)));
+    }
+    expect(second.service.output()).not.toContain(keyTypes.servicePrefix);
+    await second.service.stop('SIGTERM');
+  }, 90_000);
+});
