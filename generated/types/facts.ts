@@ -134,7 +134,7 @@ export const securitySchemeFacts = {
       accessTokenSeconds: 3600,
       refreshToken: {
         lifetimeSeconds: 2592000,
-        rotation: 'every refresh returns a new refresh token and invalidates the old one; reuse of an old one revokes the grant',
+        rotation: 'every refresh returns a new refresh token and invalidates the old one; reuse of an old one revokes every refresh token of the grant, while access tokens already issued (self-contained, never looked up) stay valid until they expire',
       },
       authorizationCode: {
         lifetimeSeconds: 600,

@@ -1,0 +1,195 @@
+import { describe } from 'vitest';
+import { routes } from '../../generated/server/routes.js';
+import { errorCodes, errorRoles } from '../../generated/types/errors.js';
+import { check, expectThat } from '../harness/check.js';
+import { type Exchange, send } from '../harness/probe.js';
+import { currentTarget } from '../harness/target.js';
+import {
+  type ErrorCode,
+  errorLabel,
+  expectEvery,
+  hasErrorType,
+  hasStatusAndCode,
+  headerOf,
+  statusAndCode,
+  statusAndType,
+  wasLetThrough,
+} from './support/auth-evidence.js';
+import { keyTypes, secretKeysOfTarget, spareSecretKey, unknownKey } from './support/auth-keys.js';
+import { credentialedOperations, once, probeOperations } from './support/auth-operations.js';
+import { fitsRule, responseHeader } from './support/auth-spec.js';
+
+const missingCode: ErrorCode = errorRoles.missingCredentials;
+const invalidCode: ErrorCode = errorRoles.invalidCredentials;
+const revokedCode: ErrorCode = 'key_revoked';
+
+/** Authorization values that are not `Bearer <token>` or whose token cannot be valid. */
+function malformedAuthorizations(): string[] {
+  const spare = spareSecretKey();
+  return [
+    `Basic ${Buffer.from(`${spare ?? 'conformance'}:`).toString('base64')}`,
+    'Bearer',
+    // A real key without the scheme: only `Bearer <key>` is the documented form.
+    ...(spare === null ? [] : [spare, `Token ${spare}`]),
+    // Shaped like a signed token, signed by nobody.
+    'Bearer e30.e30.c2lnbmF0dXJl',
+  ];
+}
+
+// Every probe is sent once and judged by the documented checks and the inferred ones alike.
+const withoutAuthorization = once(() => probeOperations(credentialedOperations, { key: null }));
+const withMalformedAuthorization = once(async () =>
+  (
+    await Promise.all(
+      malformedAuthorizations().map((authorization) =>
+        probeOperations(credentialedOperations, { key: null, headers: { authorization } }),
+      ),
+    )
+  ).flat(),
+);
+const withUnknownKeys = once(async () =>
+  (
+    await Promise.all([
+      probeOperations(credentialedOperations, { key: unknownKey('secret') }),
+      probeOperations(credentialedOperations, { key: unknownKey('publishable') }),
+    ])
+  ).flat(),
+);
+const withRevokedKey = once(async () => {
+  const revoked = currentTarget().keys.revoked;
+  return revoked === null ? null : probeOperations(credentialedOperations, { key: revoked });
+});
+
+const noRevokedKey = 'the target names no revoked key (--revoked-key)';
+
+describe('authentication of API keys', () => {
+  check(
+    ['ERR-MISSING-TOKEN', 'ERR-401'],
+    `without Authorization every operation answers ${errorLabel(missingCode)}`,
+    async () => {
+      const probes = await withoutAuthorization();
+      expectEvery(probes, (exchange) => hasStatusAndCode(exchange, missingCode), statusAndCode(missingCode));
+      expectEvery(probes, (exchange) => hasErrorType(exchange, missingCode), statusAndType(missingCode));
+    },
+  );
+
+  check(
+    ['ERR-INVALID-TOKEN', 'ERR-401', 'AUTH-BEARER-KEY', 'EP-BEARER'],
+    `an Authorization that is not "Bearer <token>" (Basic, no token, no scheme, a forged token) is ${statusAndCode(invalidCode)}`,
+    async () => {
+      const probes = await withMalformedAuthorization();
+      expectEvery(probes, (exchange) => hasStatusAndCode(exchange, invalidCode), statusAndCode(invalidCode));
+      expectEvery(probes, (exchange) => hasErrorType(exchange, invalidCode), statusAndType(invalidCode));
+      // The same account's key sent as `Bearer <key>` is accepted: the scheme, not the key, was refused above.
+      const accepted = await send(routes.getAccount.method, routes.getAccount.url);
+      expectThat(accepted.response.status === 200, 'status 200 for a secret key sent as Bearer', accepted);
+    },
+  );
+
+  check(
+    ['ERR-INVALID-TOKEN', 'ERR-401'],
+    `a well-formed secret or publishable key that does not exist is ${statusAndCode(invalidCode)} on every operation`,
+    async () => {
+      const probes = await withUnknownKeys();
+      expectEvery(probes, (exchange) => hasStatusAndCode(exchange, invalidCode), statusAndCode(invalidCode));
+      expectEvery(probes, (exchange) => hasErrorType(exchange, invalidCode), statusAndType(invalidCode));
+    },
+  );
+
+  check(
+    ['AUTH-KEY-REVOKED', 'ERR-KEY-REVOKED', 'ERR-401'],
+    `a revoked key is ${errorLabel(revokedCode)} on every operation`,
+    async ({ skip }) => {
+      const probes = await withRevokedKey();
+      if (probes === null) return skip(noRevokedKey);
+      expectEvery(probes, (exchange) => hasStatusAndCode(exchange, revokedCode), statusAndCode(revokedCode));
+      expectEvery(probes, (exchange) => hasErrorType(exchange, revokedCode), statusAndType(revokedCode));
+    },
+  );
+
+  check(['AUTH-ROLL-KEY'], 'rolling a key invalidates the old key immediately', async ({ skip }) => {
+    skip(
+      'no HTTP operation rolls a key and the target names no rolled key; the answer to a replaced key (key_revoked) is checked with the revoked key',
+    );
+  });
+
+  check(
+    ['AUTH-SECRET-KEY'],
+    `secret keys are "<fixed prefix>${keyTypes.secret.prefix}…" and pass authentication and authorization on every operation`,
+    async ({ skip }) => {
+      const secrets = secretKeysOfTarget();
+      if (secrets.length === 0) return skip('the target names no secret key');
+      const prefixes = new Set(secrets.map((key) => key.slice(0, key.indexOf(keyTypes.secret.prefix))));
+      expectThat(
+        secrets.every((key) => key.includes(keyTypes.secret.prefix)) && prefixes.size === 1,
+        `every secret key of the target to read <one fixed prefix>${keyTypes.secret.prefix}…; prefixes seen: ${[...prefixes].join(', ')}`,
+      );
+      // The pool's paid secret keys; made-up ids and empty bodies make writes fail after authorization, harmlessly.
+      const probes = await probeOperations(credentialedOperations, {});
+      expectEvery(
+        probes,
+        wasLetThrough,
+        'neither an authentication nor a permission error (nor a 5xx) for a secret key',
+      );
+    },
+  );
+});
+
+describe('authentication answers (inferred details)', () => {
+  const challenge = responseHeader('Unauthorized', 'WWW-Authenticate');
+
+  check(
+    ['INF-OPENAPI-COMPONENTS-HEADERS-WWWAUTHENTICATE'],
+    `every ${errorCodes[missingCode].status} carries a Bearer WWW-Authenticate challenge, with error="${invalidCode}" when a token was given`,
+    async () => {
+      const fits = (exchange: Exchange) => fitsRule(challenge, headerOf(exchange, challenge.name));
+      const everyRefusal = [...(await withoutAuthorization()), ...(await withMalformedAuthorization())];
+      expectEvery(everyRefusal, fits, `${challenge.name} matching ${challenge.pattern}`);
+      // RFC 6750's error code for a rejected token has the same name as the API's.
+      const rejectedToken = (exchange: Exchange) =>
+        fits(exchange) && (headerOf(exchange, challenge.name) ?? '').includes(`error="${invalidCode}"`);
+      const withToken = [
+        ...(await withMalformedAuthorization()).filter(
+          ({ exchange }) => exchange.request.headers.authorization?.startsWith('Bearer ') === true,
+        ),
+        ...(await withUnknownKeys()),
+        ...((await withRevokedKey()) ?? []),
+      ];
+      expectEvery(
+        withToken,
+        rejectedToken,
+        `${challenge.name} matching ${challenge.pattern} with error="${invalidCode}"`,
+      );
+    },
+  );
+
+  const typed = (code: ErrorCode) => (exchange: Exchange) =>
+    hasStatusAndCode(exchange, code) && hasErrorType(exchange, code);
+
+  check(
+    ['INF-SCHEMAS-ERROR-CODE-ONEOF-MISSING_TOKEN'],
+    `${missingCode} comes with its status's error type`,
+    async () => {
+      expectEvery(await withoutAuthorization(), typed(missingCode), errorLabel(missingCode));
+    },
+  );
+
+  check(
+    ['INF-SCHEMAS-ERROR-CODE-ONEOF-INVALID_TOKEN'],
+    `${invalidCode} comes with its status's error type`,
+    async () => {
+      const probes = [...(await withMalformedAuthorization()), ...(await withUnknownKeys())];
+      expectEvery(probes, typed(invalidCode), errorLabel(invalidCode));
+    },
+  );
+
+  check(
+    ['INF-SCHEMAS-ERROR-CODE-ONEOF-KEY_REVOKED'],
+    `${revokedCode} comes with its status's error type`,
+    async ({ skip }) => {
+      const probes = await withRevokedKey();
+      if (probes === null) return skip(noRevokedKey);
+      expectEvery(probes, typed(revokedCode), errorLabel(revokedCode));
+    },
+  );
+});

@@ -1,0 +1,220 @@
+import { describe } from 'vitest';
+import { routes } from '../../generated/server/routes.js';
+import { check, expectThat } from '../harness/check.js';
+import { type Exchange, send } from '../harness/probe.js';
+import { unknownKey } from './support/auth-keys.js';
+import {
+  type AuthorizationParameters,
+  authorize,
+  authorizeRequest,
+  consentRequest,
+  exchangeCode,
+  expectOAuthError,
+  formMeans,
+  freshState,
+  type OAuthMeans,
+  oauthMeans,
+  obtainCode,
+  obtainTokens,
+  pkcePair,
+  redirectOf,
+  unregisteredRedirectUri,
+} from './support/auth-oauth.js';
+import { oauthScheme, scopesOf } from './support/auth-operations.js';
+
+/** The scope of GET /account: the flows ask for it, so the token can prove whom it acts for. */
+const accountScope = (scopesOf(routes.getAccount, oauthScheme) ?? []).join(' ');
+
+/** An answer shown to the user: a 400 HTML page and no redirect anywhere. */
+function isErrorPage(exchange: Exchange): boolean {
+  return (
+    exchange.response.status === 400 &&
+    exchange.response.headers.location === undefined &&
+    (exchange.response.headers['content-type'] ?? '').startsWith('text/html')
+  );
+}
+
+/** No code for the client: an error page, or a redirect to the client carrying `error` and no `code`. */
+function refusedWithoutCode(exchange: Exchange, means: OAuthMeans): boolean {
+  if (isErrorPage(exchange)) return true;
+  const redirect = redirectOf(exchange, means);
+  return (
+    redirect.toClient && redirect.parameters.get('error') !== null && redirect.parameters.get('code') === null
+  );
+}
+
+/** The answer a user would see: at GET where the target auto-approves, else where the consent form is posted. */
+async function attempt(means: OAuthMeans, parameters: AuthorizationParameters): Promise<Exchange> {
+  const first = await authorizeRequest(means, parameters);
+  if (means.consent.kind === 'login-hint' || first.response.status !== 200) return first;
+  return consentRequest(means, parameters, 'approve');
+}
+
+describe('OAuth authorization request', () => {
+  check(
+    ['AUTH-OAUTH-AUTHORIZE', 'SVC-AUTH-URL'],
+    'GET {auth_url}/oauth/authorize with client_id, redirect_uri, response_type=code, scope and state leads back to redirect_uri with a code and the state unchanged',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const state = freshState();
+      const exchange = await authorize(means, { scope: accountScope, state });
+      const redirect = redirectOf(exchange, means);
+      expectThat(redirect.toClient, '302 to the registered redirect_uri', exchange);
+      expectThat(redirect.parameters.get('code') !== null, 'a code in the redirect', exchange);
+      expectThat(
+        redirect.parameters.get('state') === state,
+        `the state returned unchanged (${JSON.stringify(state)})`,
+        exchange,
+      );
+    },
+  );
+
+  check(
+    ['AUTH-OAUTH-AUTHORIZE'],
+    'an unknown client_id or an unregistered redirect_uri is answered with a 400 page, never redirected',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const unknownClient = await authorizeRequest(means, {
+        scope: accountScope,
+        clientId: `${means.client.clientId}x${pkcePair().verifier.slice(0, 8)}`,
+      });
+      expectThat(
+        isErrorPage(unknownClient),
+        'a 400 text/html page without Location for an unknown client',
+        unknownClient,
+      );
+      const unregistered = await authorizeRequest(means, {
+        scope: accountScope,
+        redirectUri: unregisteredRedirectUri(means),
+      });
+      expectThat(
+        isErrorPage(unregistered),
+        'a 400 text/html page without Location for a redirect_uri that is not registered exactly',
+        unregistered,
+      );
+    },
+  );
+
+  check(
+    ['AUTH-OAUTH-AUTHORIZE'],
+    'a request without state gets no code (an error page, or an error redirect without code)',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const exchange = await attempt(means, { scope: accountScope, state: null });
+      expectThat(
+        refusedWithoutCode(exchange, means),
+        'a 400 page, or a 302 to redirect_uri with error and no code',
+        exchange,
+      );
+    },
+  );
+});
+
+describe('OAuth authorization request (inferred details)', () => {
+  check(
+    ['INF-OPENAPI-PATHS-OAUTH-AUTHORIZE-GET-PARAMETERS-7'],
+    'with login_hint an auto-approving target grants for the hinted account',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      if (means.consent.kind !== 'login-hint') return skip('the target does not auto-approve consent');
+      const { accountId } = means.consent;
+      const tokens = await obtainTokens(means, accountScope);
+      const account = await send(routes.getAccount.method, routes.getAccount.url, {
+        key: tokens.access_token,
+      });
+      expectThat(
+        account.response.status === 200 &&
+          (account.response.body as { id?: unknown } | undefined)?.id === accountId,
+        `GET ${routes.getAccount.url} with the token to answer the hinted account ${accountId}`,
+        account,
+      );
+    },
+  );
+
+  check(
+    ['INF-OPENAPI-PATHS-OAUTH-AUTHORIZE-POST', 'INF-SCHEMAS-CONSENT-REQUEST'],
+    'the consent form: approve redirects with a code, deny with access_denied, both with the state; a key that is not an active secret key gets a page',
+    async ({ skip }) => {
+      const means = formMeans();
+      if (typeof means === 'string') return skip(means);
+      const state = freshState();
+      const approved = await consentRequest(means, { scope: accountScope, state }, 'approve');
+      const approval = redirectOf(approved, means);
+      expectThat(
+        approval.toClient &&
+          approval.parameters.get('code') !== null &&
+          approval.parameters.get('state') === state,
+        '302 to redirect_uri with a code and the state',
+        approved,
+      );
+      const denied = await consentRequest(means, { scope: accountScope, state }, 'deny');
+      const denial = redirectOf(denied, means);
+      expectThat(
+        denial.toClient &&
+          denial.parameters.get('error') === 'access_denied' &&
+          denial.parameters.get('code') === null &&
+          denial.parameters.get('state') === state,
+        '302 to redirect_uri with error=access_denied, the state and no code',
+        denied,
+      );
+      const stranger = await consentRequest(
+        means,
+        { scope: accountScope, state },
+        'approve',
+        unknownKey('secret'),
+      );
+      expectThat(isErrorPage(stranger), 'a 400 page without Location for a key no account holds', stranger);
+    },
+  );
+
+  check(
+    [
+      'INF-OPENAPI-PATHS-OAUTH-AUTHORIZE-GET-PARAMETERS-5',
+      'INF-SCHEMAS-TOKEN-REQUEST-ONEOF-0-PROPERTIES-CODE_VERIFIER',
+    ],
+    'PKCE S256: a code bound to a challenge is exchanged only with its verifier (missing or wrong: invalid_grant)',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      // Each attempt gets its own code: a failed exchange may use the code up.
+      const missing = await exchangeCode(means, await obtainCode(means, accountScope), {
+        code_verifier: null,
+      });
+      const wrong = await exchangeCode(means, await obtainCode(means, accountScope), {
+        code_verifier: pkcePair().verifier,
+      });
+      for (const [label, exchange] of [
+        ['without code_verifier', missing],
+        ['with another verifier', wrong],
+      ] as const) {
+        expectOAuthError(exchange, 400, 'invalid_grant', label);
+      }
+      const right = await exchangeCode(means, await obtainCode(means, accountScope));
+      expectThat(right.response.status === 200, '200 with the right verifier', right);
+    },
+  );
+
+  check(
+    ['INF-OPENAPI-PATHS-OAUTH-AUTHORIZE-GET-PARAMETERS-6'],
+    'a code_challenge_method other than S256 (plain) gets no code',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const { verifier } = pkcePair();
+      const exchange = await attempt(means, {
+        scope: accountScope,
+        challenge: verifier,
+        challengeMethod: 'plain',
+      });
+      expectThat(
+        refusedWithoutCode(exchange, means),
+        'a 400 page, or a 302 to redirect_uri with error and no code',
+        exchange,
+      );
+    },
+  );
+});

@@ -1,0 +1,231 @@
+import { describe } from 'vitest';
+import { routes } from '../../generated/server/routes.js';
+import { securitySchemeFacts } from '../../generated/types/facts.js';
+import type { TokenResponse } from '../../generated/types/schemas.js';
+import { check, expectThat } from '../harness/check.js';
+import { send } from '../harness/probe.js';
+import { type ErrorCode, headerOf, statusAndCode } from './support/auth-evidence.js';
+import {
+  authorize,
+  exchangeCode,
+  expectOAuthError,
+  type OAuthMeans,
+  oauthMeans,
+  obtainCode,
+  obtainTokens,
+  redirectOf,
+  refreshTokens,
+  type Tokens,
+  tokenRequest,
+  tokensOf,
+  unregisteredRedirectUri,
+} from './support/auth-oauth.js';
+import { oauthScheme, scopesOf } from './support/auth-operations.js';
+import { fitsRule, responseHeaders } from './support/auth-spec.js';
+
+const accountScope = (scopesOf(routes.getAccount, oauthScheme) ?? []).join(' ');
+const allScopes = Object.keys(securitySchemeFacts.OAuth2.scopes);
+const lifetimes = securitySchemeFacts.OAuth2.tokenLifetimes;
+const expiredCode: ErrorCode = 'token_expired';
+
+/** A code from the documented flow, without PKCE, as the interface document shows it. */
+async function documentedCode(means: OAuthMeans, scope: string): Promise<string> {
+  const exchange = await authorize(means, { scope });
+  const code = redirectOf(exchange, means).parameters.get('code');
+  expectThat(code !== null, '302 to redirect_uri with a code', exchange);
+  return code;
+}
+
+async function expectTokenWorks(tokens: Tokens): Promise<void> {
+  const account = await send(routes.getAccount.method, routes.getAccount.url, { key: tokens.access_token });
+  expectThat(
+    account.response.status === 200,
+    `200 from GET ${routes.getAccount.url} with the access token`,
+    account,
+  );
+}
+
+describe('OAuth token endpoint', () => {
+  check(
+    [
+      'AUTH-OAUTH-EXCHANGE',
+      'AUTH-TOKEN-RESPONSE',
+      'AUTH-TOKEN-TYPE',
+      'AUTH-REFRESH-TOKEN-PREFIX',
+      'SVC-AUTH-URL',
+    ],
+    'POST {auth_url}/oauth/token (form: grant_type=authorization_code, code, redirect_uri, client_id, client_secret) answers the token response',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const code = await documentedCode(means, accountScope);
+      const exchange = await tokenRequest({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: means.client.redirectUri,
+        client_id: means.client.clientId,
+        client_secret: means.client.clientSecret,
+      });
+      const tokens = tokensOf(exchange);
+      const bearer: TokenResponse['token_type'] = 'Bearer';
+      const body = exchange.response.body as { token_type?: unknown };
+      expectThat(body.token_type === bearer, `token_type ${bearer}`, exchange);
+      for (const rule of responseHeaders({
+        path: routes.oauthToken.url,
+        method: routes.oauthToken.method,
+        status: '200',
+      }))
+        expectThat(
+          fitsRule(rule, headerOf(exchange, rule.name)),
+          `the ${rule.name} header the spec gives`,
+          exchange,
+        );
+      await expectTokenWorks(tokens);
+    },
+  );
+
+  check(
+    ['AUTH-TOKEN-EXPIRES-IN', 'LIM-ACCESS-TOKEN-LIFETIME'],
+    `expires_in is the access token lifetime (${lifetimes.accessTokenSeconds} s in the documented case)`,
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const tokens = await obtainTokens(means, accountScope);
+      const expiresIn = (tokens.exchange.response.body as { expires_in?: unknown }).expires_in;
+      expectThat(
+        expiresIn === lifetimes.accessTokenSeconds,
+        `expires_in ${lifetimes.accessTokenSeconds}, not ${JSON.stringify(expiresIn)}`,
+        tokens.exchange,
+      );
+    },
+  );
+
+  check(
+    ['AUTH-SCOPES', 'AUTH-TOKEN-SCOPE'],
+    'every scope of the spec can be asked for, and scope lists the granted ones, space-separated',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const tokens = await obtainTokens(means, allScopes.join(' '));
+      const granted = tokens.scope.split(' ');
+      const missing = allScopes.filter((scope) => !granted.includes(scope));
+      expectThat(
+        missing.length === 0,
+        `scope to list every scope asked for (missing ${missing.join(' ')})`,
+        tokens.exchange,
+      );
+      const single = await obtainTokens(means, accountScope);
+      expectThat(
+        single.scope === accountScope,
+        `scope "${accountScope}" when only it was asked for`,
+        single.exchange,
+      );
+    },
+  );
+
+  check(
+    ['AUTH-OAUTH-REFRESH'],
+    'grant_type=refresh_token with refresh_token, client_id and client_secret answers new tokens of the same scope',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const first = await obtainTokens(means, accountScope);
+      const refreshed = tokensOf(await refreshTokens(means, first.refresh_token));
+      expectThat(refreshed.scope === first.scope, `the scope "${first.scope}" kept`, refreshed.exchange);
+      await expectTokenWorks(refreshed);
+    },
+  );
+
+  check(
+    ['ERR-TOKEN-EXPIRED', 'INF-SCHEMAS-ERROR-CODE-ONEOF-TOKEN_EXPIRED'],
+    `an expired access token is ${statusAndCode(expiredCode)}`,
+    async ({ skip }) => {
+      skip(
+        `an access token lives expires_in = ${lifetimes.accessTokenSeconds} s and cannot be forged black-box; seeing one expire takes longer than a run`,
+      );
+    },
+  );
+});
+
+describe('OAuth token endpoint (inferred details)', () => {
+  check(
+    [
+      'INF-OPENAPI-COMPONENTS-SECURITYSCHEMES-OAUTH2-X-TOKEN-LIFETIMES-REFRESHTOKEN',
+      'INF-SCHEMAS-OAUTH-ERROR',
+    ],
+    'each refresh rotates the refresh token; reusing an old one is invalid_grant and revokes the whole grant',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const first = await obtainTokens(means, accountScope);
+      const second = tokensOf(await refreshTokens(means, first.refresh_token));
+      expectThat(
+        second.refresh_token !== first.refresh_token,
+        'a new refresh token on refresh',
+        second.exchange,
+      );
+      expectOAuthError(
+        await refreshTokens(means, first.refresh_token),
+        400,
+        'invalid_grant',
+        'for a used refresh token',
+      );
+      expectOAuthError(
+        await refreshTokens(means, second.refresh_token),
+        400,
+        'invalid_grant',
+        'for the newest refresh token of a grant whose old one was reused',
+      );
+    },
+  );
+
+  check(
+    [
+      'INF-OPENAPI-COMPONENTS-SECURITYSCHEMES-OAUTH2-X-TOKEN-LIFETIMES-AUTHORIZATIONCODE',
+      'INF-SCHEMAS-OAUTH-ERROR',
+    ],
+    'an authorization code is single-use: the second exchange is invalid_grant',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const granted = await obtainCode(means, accountScope);
+      tokensOf(await exchangeCode(means, granted));
+      expectOAuthError(await exchangeCode(means, granted), 400, 'invalid_grant', 'for a code used before');
+    },
+  );
+
+  check(
+    ['INF-SCHEMAS-OAUTH-ERROR'],
+    'token endpoint errors: another redirect_uri is invalid_grant, a wrong client secret 401 invalid_client, an unknown grant_type unsupported_grant_type',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      expectOAuthError(
+        await exchangeCode(means, await obtainCode(means, accountScope), {
+          redirect_uri: unregisteredRedirectUri(means),
+        }),
+        400,
+        'invalid_grant',
+        'for a redirect_uri other than the authorization request’s',
+      );
+      expectOAuthError(
+        await exchangeCode(means, await obtainCode(means, accountScope), {
+          client_secret: `${means.client.clientSecret}x`,
+        }),
+        401,
+        'invalid_client',
+        'for a wrong client_secret',
+      );
+      expectOAuthError(
+        await tokenRequest({
+          grant_type: 'password',
+          client_id: means.client.clientId,
+          client_secret: means.client.clientSecret,
+        }),
+        400,
+        'unsupported_grant_type',
+        'for grant_type=password',
+      );
+    },
+  );
+});

@@ -1,0 +1,241 @@
+// The OAuth 2.0 authorization code flow against {auth_url}, black-box: authorize (auto-approved with login_hint, or
+// consented through the spec's form with a secret key of the paid account), then the token endpoint.
+import { createHash, randomBytes } from 'node:crypto';
+import { routes } from '../../../generated/server/routes.js';
+import type { OAuthError } from '../../../generated/types/schemas.js';
+import { validateOAuthError, validateOauthTokenResponse200 } from '../../../generated/validators/index.js';
+import { expectThat } from '../../harness/check.js';
+import { type Exchange, send } from '../../harness/probe.js';
+import { currentTarget } from '../../harness/target.js';
+import { oauthErrorOf } from './auth-evidence.js';
+import { spareSecretKey } from './auth-keys.js';
+
+export interface OAuthMeans {
+  client: { clientId: string; clientSecret: string; redirectUri: string };
+  /** `login-hint`: the target grants at GET for the hinted account; `form`: consent is POSTed with `consentKey`. */
+  consent: { kind: 'login-hint'; accountId: string } | { kind: 'form'; consentKey: string };
+}
+
+/** What the target gives for the flow, or the reason it gives too little (for `skip`). */
+export function oauthMeans(): OAuthMeans | string {
+  const target = currentTarget();
+  if (target.authUrl === null) return 'the target has no auth URL (--auth-url)';
+  if (target.oauth === null)
+    return 'the target names no OAuth client (--oauth-client-id, --oauth-client-secret, --oauth-redirect-uri)';
+  if (target.autoApproveConsent && target.paidAccountId !== null)
+    return { client: target.oauth, consent: { kind: 'login-hint', accountId: target.paidAccountId } };
+  const consentKey = spareSecretKey();
+  if (consentKey === null) return 'the target names no paid secret key to give consent with (--paid-key)';
+  return { client: target.oauth, consent: { kind: 'form', consentKey } };
+}
+
+/** The consent form, whatever the target's switch: it needs a secret key of the paid account. */
+export function formMeans(): OAuthMeans | string {
+  const means = oauthMeans();
+  if (typeof means === 'string') return means;
+  const consentKey = spareSecretKey();
+  if (consentKey === null) return 'the target names no paid secret key to give consent with (--paid-key)';
+  return { client: means.client, consent: { kind: 'form', consentKey } };
+}
+
+function base64url(bytes: Buffer): string {
+  return bytes.toString('base64url');
+}
+
+/** An RFC 7636 S256 pair: a 43-character verifier and BASE64URL(SHA256(verifier)). */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = base64url(randomBytes(32));
+  return { verifier, challenge: base64url(createHash('sha256').update(verifier).digest()) };
+}
+
+/** A redirect URI the client did not register: its registered one with a path segment more. */
+export function unregisteredRedirectUri(means: OAuthMeans): string {
+  const elsewhere = new URL(means.client.redirectUri);
+  elsewhere.pathname = `${elsewhere.pathname.replace(/\/$/, '')}/elsewhere`;
+  return elsewhere.toString();
+}
+
+/** An anti-CSRF value with characters that must survive URL encoding both ways. */
+export function freshState(): string {
+  return `${base64url(randomBytes(12))} +/=&?%`;
+}
+
+export interface AuthorizationParameters {
+  scope: string;
+  state?: string | null;
+  challenge?: string;
+  challengeMethod?: string;
+  clientId?: string;
+  redirectUri?: string;
+}
+
+/** The query (or form) of an authorization request; `state: null` leaves state out. */
+export function authorizationFields(
+  means: OAuthMeans,
+  parameters: AuthorizationParameters,
+): Record<string, string> {
+  const fields: Record<string, string> = {
+    client_id: parameters.clientId ?? means.client.clientId,
+    redirect_uri: parameters.redirectUri ?? means.client.redirectUri,
+    response_type: 'code',
+    scope: parameters.scope,
+  };
+  if (parameters.state !== null) fields.state = parameters.state ?? freshState();
+  if (parameters.challenge !== undefined) {
+    fields.code_challenge = parameters.challenge;
+    fields.code_challenge_method = parameters.challengeMethod ?? 'S256';
+  }
+  return fields;
+}
+
+function formOptions(fields: Record<string, string>) {
+  return {
+    key: null,
+    server: 'auth' as const,
+    rawBody: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  };
+}
+
+/** GET /oauth/authorize as a browser would send it (with login_hint when the target auto-approves). */
+export async function authorizeRequest(
+  means: OAuthMeans,
+  parameters: AuthorizationParameters,
+): Promise<Exchange> {
+  const query = authorizationFields(means, parameters);
+  if (means.consent.kind === 'login-hint') query.login_hint = means.consent.accountId;
+  return send(routes.oauthAuthorize.method, routes.oauthAuthorize.url, { key: null, server: 'auth', query });
+}
+
+/** POST /oauth/authorize: the consent form, repeating the request, with a decision and the owner's secret key. */
+export async function consentRequest(
+  means: OAuthMeans,
+  parameters: AuthorizationParameters,
+  decision: 'approve' | 'deny',
+  apiKey?: string,
+): Promise<Exchange> {
+  const key = apiKey ?? (means.consent.kind === 'form' ? means.consent.consentKey : '');
+  const fields = { ...authorizationFields(means, parameters), decision, api_key: key };
+  return send(routes.oauthConsent.method, routes.oauthConsent.url, formOptions(fields));
+}
+
+/**
+ * The whole authorization step as the user would go through it: auto-approved at GET, or the consent page then the
+ * approving form. Returns the exchange that should redirect back to the client.
+ */
+export async function authorize(means: OAuthMeans, parameters: AuthorizationParameters): Promise<Exchange> {
+  const first = await authorizeRequest(means, parameters);
+  if (means.consent.kind === 'login-hint') return first;
+  expectThat(first.response.status === 200, 'the consent page (200) before consent is given', first);
+  return consentRequest(means, parameters, 'approve');
+}
+
+/** Where a 302 sends the browser: whether to the registered redirect URI, and its query (empty without a redirect). */
+export function redirectOf(
+  exchange: Exchange,
+  means: OAuthMeans,
+): { toClient: boolean; parameters: URLSearchParams } {
+  const location = exchange.response.headers.location;
+  if (exchange.response.status !== 302 || location === undefined)
+    return { toClient: false, parameters: new URLSearchParams() };
+  const url = new URL(location, means.client.redirectUri);
+  const registered = new URL(means.client.redirectUri);
+  return {
+    toClient: url.origin === registered.origin && url.pathname === registered.pathname,
+    parameters: url.searchParams,
+  };
+}
+
+export interface GrantedCode {
+  code: string;
+  state: string;
+  verifier: string;
+  exchange: Exchange;
+}
+
+/** An authorization code for `scope`, with PKCE S256; fails the check with evidence when none comes back. */
+export async function obtainCode(means: OAuthMeans, scope: string): Promise<GrantedCode> {
+  const { verifier, challenge } = pkcePair();
+  const state = freshState();
+  const exchange = await authorize(means, { scope, state, challenge });
+  const redirect = redirectOf(exchange, means);
+  const code = redirect.parameters.get('code');
+  expectThat(redirect.toClient && code !== null, '302 to the registered redirect_uri with a code', exchange);
+  return { code, state, verifier, exchange };
+}
+
+/** POST /oauth/token with form fields, as the spec's exchange and refresh describe it; a null field is left out. */
+export async function tokenRequest(fields: Record<string, string | null>): Promise<Exchange> {
+  const present = Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== null);
+  return send(routes.oauthToken.method, routes.oauthToken.url, formOptions(Object.fromEntries(present)));
+}
+
+export async function exchangeCode(
+  means: OAuthMeans,
+  granted: GrantedCode,
+  overrides: Record<string, string | null> = {},
+): Promise<Exchange> {
+  return tokenRequest({
+    grant_type: 'authorization_code',
+    code: granted.code,
+    redirect_uri: means.client.redirectUri,
+    client_id: means.client.clientId,
+    client_secret: means.client.clientSecret,
+    code_verifier: granted.verifier,
+    ...overrides,
+  });
+}
+
+export async function refreshTokens(
+  means: OAuthMeans,
+  refreshToken: string,
+  overrides: Record<string, string | null> = {},
+): Promise<Exchange> {
+  return tokenRequest({
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: means.client.clientId,
+    client_secret: means.client.clientSecret,
+    ...overrides,
+  });
+}
+
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+  exchange: Exchange;
+}
+
+/** A token response, valid against the spec's schema; fails the check with evidence otherwise. */
+export function tokensOf(exchange: Exchange): Tokens {
+  const verdict = validateOauthTokenResponse200(exchange.response.body);
+  expectThat(
+    exchange.response.status === 200 && verdict.ok,
+    `200 with a token response valid against its schema (${verdict.ok ? '' : verdict.error.message})`,
+    exchange,
+  );
+  const { access_token, refresh_token, scope } = verdict.value;
+  return { access_token, refresh_token, scope, exchange };
+}
+
+/** Code, then tokens, for `scope`. */
+export async function obtainTokens(means: OAuthMeans, scope: string): Promise<Tokens> {
+  const granted = await obtainCode(means, scope);
+  return tokensOf(await exchangeCode(means, granted));
+}
+
+/** An RFC 6749 error body of the token endpoint with this status and `error` (401 for invalid_client, RFC 6749 5.2). */
+export function expectOAuthError(
+  exchange: Exchange,
+  status: number,
+  error: OAuthError['error'],
+  when: string,
+): void {
+  const verdict = validateOAuthError(exchange.response.body);
+  expectThat(
+    exchange.response.status === status && verdict.ok && oauthErrorOf(exchange) === error,
+    `${status} with an RFC 6749 body ${JSON.stringify({ error })} ${when}${verdict.ok ? '' : ` (${verdict.error.message})`}`,
+    exchange,
+  );
+}
