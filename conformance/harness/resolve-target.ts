@@ -12,6 +12,8 @@ export interface ResolvedTarget {
 
 /** The embedded default: the reference on free ports, a fresh data directory, fixtures for the checks. */
 async function embedded(values: InputValues, root: string): Promise<ResolvedTarget> {
+  // Before the start: a bad input must not leave a running reference (and its data directory) behind.
+  const profile = profileOf(values, true);
   const dataDir = await mkdtemp(path.join(root, '.tmp-conformance-'));
   const service = await start({
     dataDir,
@@ -24,7 +26,7 @@ async function embedded(values: InputValues, root: string): Promise<ResolvedTarg
   return {
     target: {
       embedded: true,
-      profile: profileOf(values, true),
+      profile,
       baseUrl: service.urls.baseUrl,
       authUrl: service.urls.authUrl,
       mqttUrl: null,
@@ -69,6 +71,11 @@ export async function resolveTarget(values: InputValues, root: string): Promise<
   } catch {
     throw new InputError(`--base-url is not a URL: ${values['base-url']}`);
   }
+  // Without a paid key every check that sends a request would fail for want of input, not for the deployment.
+  if (values['paid-key'] === undefined && values['paid-key-extras'] === undefined)
+    throw new InputError(
+      '--paid-key (TELEMETRY_PAID_SECRET_KEY) is needed with --base-url: most checks use it',
+    );
   await reachable(baseUrl.toString());
   const oauth =
     values['oauth-client-id'] && values['oauth-client-secret'] && values['oauth-redirect-uri']

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import { catalogue } from '../harness/catalogue.js';
 import type { CheckResult } from './results.js';
 
 /** A vitest reporter that keeps every check's outcome with its requirement ids, for the requirement matrix. */
@@ -10,6 +11,7 @@ export class CheckCollector implements Reporter {
   constructor(private readonly root: string) {}
 
   onTestRunEnd(testModules: readonly TestModule[], unhandledErrors: readonly unknown[]): void {
+    const known = new Set(catalogue().map((requirement) => requirement.id));
     for (const module of testModules) {
       for (const error of module.errors())
         this.suiteErrors.push(`${path.relative(this.root, module.moduleId)}: ${error.message}`);
@@ -22,14 +24,19 @@ export class CheckCollector implements Reporter {
             : result.state === 'skipped'
               ? (result.note ?? 'skipped')
               : null;
+        const file = path.relative(this.root, module.moduleId);
+        const requirements = test.meta().requirements ?? [];
         this.results.push({
           title: test.name,
-          file: path.relative(this.root, module.moduleId),
-          requirements: test.meta().requirements ?? [],
+          file,
+          requirements,
           state,
           detail,
           durationMs: test.diagnostic()?.duration ?? 0,
         });
+        // No row of the matrix would show this failure (an unknown id, a bare it()): count it as a suite error.
+        if (state === 'failed' && !requirements.some((id) => known.has(id)))
+          this.suiteErrors.push(`${file}: ${test.name}: ${detail ?? 'failed'}`);
       }
     }
     for (const error of unhandledErrors) this.suiteErrors.push(String(error));

@@ -1,0 +1,88 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InputError } from './inputs.js';
+import { resolveTarget } from './resolve-target.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let server: Server;
+let origin = '';
+
+beforeAll(async () => {
+  server = createServer((_request, response) => response.end('{}')).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  origin = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  server.close();
+  await once(server, 'close');
+});
+
+describe('resolveTarget for a deployment', () => {
+  it('describes the deployment from the inputs, documented profile by default', async () => {
+    const resolved = await resolveTarget(
+      {
+        'base-url': `${origin}/v2/`,
+        'auth-url': origin,
+        'paid-key': 'paid',
+        'paid-key-extras': 'one,,two',
+        'free-key': 'free',
+        'oauth-client-id': 'client',
+        'oauth-client-secret': 'secret',
+        'oauth-redirect-uri': 'http://127.0.0.1/callback',
+      },
+      root,
+    );
+    expect(resolved.target).toMatchObject({
+      embedded: false,
+      profile: 'documented',
+      baseUrl: `${origin}/v2`,
+      authUrl: origin,
+      mqttUrl: null,
+      wsUrl: null,
+      keys: { paidSecret: 'paid', paidSecretExtras: ['one', 'two'], freeSecret: 'free', publishable: null },
+      oauth: { clientId: 'client', clientSecret: 'secret', redirectUri: 'http://127.0.0.1/callback' },
+      autoApproveConsent: false,
+    });
+    await resolved.release();
+  });
+
+  it('leaves OAuth out unless client id, secret and redirect URI are all given', async () => {
+    const resolved = await resolveTarget(
+      { 'base-url': `${origin}/v2`, 'paid-key': 'paid', 'oauth-client-id': 'client' },
+      root,
+    );
+    expect(resolved.target.oauth).toBeNull();
+  });
+
+  it('refuses a base URL that is not a URL, or that does not answer, with an input error', async () => {
+    await expect(resolveTarget({ 'base-url': 'not a url', 'paid-key': 'paid' }, root)).rejects.toThrow(
+      InputError,
+    );
+    const closed = createServer().listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const address = closed.address();
+    closed.close();
+    await once(closed, 'close');
+    if (address === null || typeof address === 'string') throw new Error('no TCP address');
+    await expect(
+      resolveTarget({ 'base-url': `http://127.0.0.1:${address.port}/v2`, 'paid-key': 'paid' }, root),
+    ).rejects.toThrow(/cannot reach/);
+  });
+
+  // Otherwise every check fails for want of a key, which reads as the deployment failing.
+  it('refuses a deployment without a paid key before sending anything', async () => {
+    await expect(resolveTarget({ 'base-url': `${origin}/v2` }, root)).rejects.toThrow(/--paid-key/);
+    const extrasOnly = await resolveTarget({ 'base-url': `${origin}/v2`, 'paid-key-extras': 'one' }, root);
+    expect(extrasOnly.target.keys.paidSecretExtras).toEqual(['one']);
+  });
+
+  it('refuses an unknown profile', async () => {
+    await expect(
+      resolveTarget({ 'base-url': `${origin}/v2`, 'paid-key': 'paid', profile: 'strict' }, root),
+    ).rejects.toThrow(InputError);
+  });
+});

@@ -1,0 +1,85 @@
+// Runs `npm run conformance` (the embedded default) N times and compares every verdict: a harness whose verdicts
+// change between runs of the same service cannot be trusted to fail. Slow (a minute or more per run), so it runs
+// only when asked: CONFORMANCE_DETERMINISM_RUNS=5 npx vitest run tests/conformance-determinism.test.ts
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { RequirementRow, Totals } from '../conformance/report/results.js';
+import { cleanEnvironment, runTsx } from '../conformance/testing/run-tsx.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const runs = Number(process.env.CONFORMANCE_DETERMINISM_RUNS ?? '0');
+const profile = process.env.CONFORMANCE_DETERMINISM_PROFILE ?? 'full';
+
+interface Verdicts {
+  exitCode: number | null;
+  totals: Totals;
+  /** Requirement id → status, and check (file and title) → state. */
+  requirements: Map<string, string>;
+  checks: Map<string, string>;
+  seconds: number;
+}
+
+async function runOnce(): Promise<Verdicts> {
+  await mkdir(path.join(root, '.tmp'), { recursive: true });
+  const scratch = await mkdtemp(path.join(root, '.tmp', 'conformance-determinism-'));
+  try {
+    const started = performance.now();
+    const finished = await runTsx(root, ['conformance/cli.ts', '--profile', profile], {
+      environment: cleanEnvironment({ TELEMETRY_REPORT_DIR: scratch }),
+      timeoutMilliseconds: 300_000,
+    });
+    const report = JSON.parse(await readFile(path.join(scratch, 'report.json'), 'utf8')) as {
+      totals: Totals;
+      requirements: RequirementRow[];
+    };
+    const checks = new Map<string, string>();
+    for (const row of report.requirements)
+      for (const check of row.checks) checks.set(`${check.file} ${check.title}`, check.state);
+    return {
+      exitCode: finished.exitCode,
+      totals: report.totals,
+      requirements: new Map(report.requirements.map((row) => [row.requirement.id, row.status])),
+      checks,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function differences(first: Map<string, string>, other: Map<string, string>): string[] {
+  const keys = new Set([...first.keys(), ...other.keys()]);
+  return [...keys]
+    .filter((key) => first.get(key) !== other.get(key))
+    .map((key) => `${key}: ${first.get(key) ?? '(absent)'} then ${other.get(key) ?? '(absent)'}`);
+}
+
+describe.skipIf(!(runs >= 2))(`npm run conformance, ${runs} times`, () => {
+  it(
+    'gives the same verdict for every requirement and every check each time',
+    async () => {
+      const results: Verdicts[] = [];
+      for (let index = 0; index < runs; index++) {
+        const verdicts = await runOnce();
+        results.push(verdicts);
+        const { passed, failed, skipped, notCovered } = verdicts.totals;
+        console.log(
+          `run ${index + 1}: exit ${verdicts.exitCode}, ${passed} passed, ${failed} failed, ${skipped} skipped, ${notCovered} not covered, ${verdicts.seconds.toFixed(1)} s`,
+        );
+      }
+      const [first, ...others] = results;
+      if (first === undefined) throw new Error('no run');
+      const changed = others.flatMap((other, index) =>
+        [
+          ...differences(first.requirements, other.requirements),
+          ...differences(first.checks, other.checks),
+        ].map((line) => `run ${index + 2}: ${line}`),
+      );
+      expect(changed).toEqual([]);
+      expect(results.map((verdicts) => verdicts.exitCode)).toEqual(results.map(() => first.exitCode));
+    },
+    runs * 300_000,
+  );
+});
