@@ -61,7 +61,7 @@ export async function readPage(browser: Browser, url: string, words: string[]): 
         const view = globalThis as unknown as PageWindow;
         const atBottom = view.scrollY + view.innerHeight >= view.document.documentElement.scrollHeight - 2;
         view.scrollBy(0, view.innerHeight / 2);
-        // biome-ignore lint/performance/useDomNodeTextContent: rendered text is the point; textContent has the scripts.
+        // innerText: the rendered text a reader sees (textContent would include the page's scripts).
         return { text: view.document.body.innerText, atBottom };
       });
       seen += ` ${normalize(snapshot.text)}`;
