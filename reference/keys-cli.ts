@@ -12,7 +12,7 @@ import { type ApiKeyKind, apiKeyKinds } from './auth/api-keys.js';
 import { isoTime, systemClock } from './clock.js';
 import { ConfigError, loadStartOptions } from './config.js';
 import { assertNotRunning } from './data-dir-lock.js';
-import { createAccount, createApiKey, createOAuthClient, type Plan } from './seed.js';
+import { createAccount, createApiKey, createOAuthClient, localDefaultRegion, type Plan } from './seed.js';
 import { openStore } from './storage/open-store.js';
 import type { Store } from './storage/store.js';
 
@@ -44,7 +44,7 @@ const commands: Record<string, (store: Store, options: Options) => Promise<unkno
       store,
       clock,
       oneOf(options.plan, 'plan', Object.keys(accountPlanMembers) as Plan[]),
-      options.region ?? 'local-1',
+      options.region ?? localDefaultRegion,
     ),
   'accounts list': (store) => store.accounts.list(),
   'keys create': (store, options) =>

@@ -8,6 +8,9 @@ import type { Store } from './storage/store.js';
 
 export type Plan = keyof typeof accountPlanMembers;
 
+/** The default region of accounts a local deployment creates; a setting of this service, not of the spec. */
+export const localDefaultRegion = 'local-1';
+
 export interface CreatedAccount {
   accountId: string;
   plan: Plan;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { defaultBaseUrl } from '../generated/client/index.js';
 import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { systemClock } from './clock.js';
@@ -9,7 +10,7 @@ import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
-import { type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
+import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import type { ServiceUrls } from './services/urls.js';
 import { openStore } from './storage/open-store.js';
 
@@ -80,7 +81,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
   const authListener = await listen(host, options.authPort ?? 0);
-  const basePath = options.apiBasePath ?? '/v2';
+  // The version segment `{base_url}` ends with, as the spec's server URL gives it.
+  const basePath = options.apiBasePath ?? new URL(defaultBaseUrl).pathname.replace(/\/+$/, '');
   Object.assign(dependencies.urls, {
     baseUrl: `http://${host}:${apiListener.port}${basePath}`,
     authUrl: `http://${host}:${authListener.port}`,
@@ -95,7 +97,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const seeded = await seedIfEmpty(
     store,
     clock,
-    options.defaultRegion ?? 'local-1',
+    options.defaultRegion ?? localDefaultRegion,
     redirectUri,
     options.seedExtras,
   );
