@@ -1,0 +1,22 @@
+import type { StatusMessage, TelemetryMessage } from '../../generated/types/schemas.js';
+
+/** A live message as it travels to subscribers: the bus gives it its per-stream `seq`. */
+export type LiveMessage = TelemetryMessage | StatusMessage;
+export type UnsequencedMessage = Omit<TelemetryMessage, 'seq'> | Omit<StatusMessage, 'seq'>;
+
+/**
+ * The seam between the writers of a stream's live messages (ingest: samples, live/idle; fan-out: subscriber counts)
+ * and its readers (WebSocket subscribers, recording). The bus numbers each stream's messages 1, 2, 3, … in the order
+ * it accepts them and hands every message to every listener of that stream in that order, synchronously or not, but
+ * never reordered. One in-process implementation today (`InProcessFanoutBus`); a cross-node one (Redis) implements
+ * the same interface later.
+ */
+export interface FanoutBus {
+  /** Numbers the message and hands it to the stream's listeners; returns the message as sent. */
+  publish(message: UnsequencedMessage): LiveMessage;
+  /** Listens to one stream's messages from now on; returns the function that stops listening. */
+  subscribe(streamId: string, listener: (message: LiveMessage) => void): () => void;
+  /** Listens to every stream (recording). */
+  subscribeAll(listener: (message: LiveMessage) => void): () => void;
+  close(): Promise<void>;
+}
