@@ -115,10 +115,27 @@ describe('wrappers', () => {
   it('returns the value or the detail', () => {
     const validate = validatorFrom<{ name: string }>(compiled, codes);
     expect(validate({ name: 'a' })).toEqual({ ok: true, value: { name: 'a' } });
-    expect(validate({})).toEqual({
-      ok: false,
-      error: expect.objectContaining({ code: 'missing', param: 'name' }),
+    expect(validate({})).toEqual(
+      expect.objectContaining({
+        ok: false,
+        error: expect.objectContaining({ code: 'missing', param: 'name' }),
+      }),
+    );
+  });
+
+  it("builds a failure's detail on first read, from the errors of its own call", () => {
+    const validate = validatorFrom<{ name: string }>(compiled, codes);
+    const failed = validate({});
+    compiled.errors = [ajvError('additionalProperties', '', { additionalProperty: 'later' })];
+    if (failed.ok) throw new Error('an object without name must fail');
+    expect(failed.error).toEqual({
+      type: 'request',
+      code: 'missing',
+      param: 'name',
+      message: 'Missing required parameter: name.',
     });
+    expect(failed.error).toBe(failed.error);
+    expect(JSON.parse(JSON.stringify(failed))).toEqual({ ok: false, error: failed.error });
   });
 
   it('validates parameter sets on a copy', () => {

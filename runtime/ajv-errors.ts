@@ -36,14 +36,37 @@ function decodeToken(token: string): string {
 
 /** `/samples/3/ts` plus an optional child becomes `samples.3.ts`: the way `param` names a field. */
 export function parameterPath(instancePath: string, child?: string): string {
-  const path = instancePath === '' ? '' : instancePath.slice(1).split('/').map(decodeToken).join('.');
+  let path = '';
+  if (instancePath !== '') {
+    // Escaped tokens are rare; without them the pointer needs no splitting (this runs on every invalid request).
+    path = instancePath.includes('~')
+      ? instancePath.slice(1).split('/').map(decodeToken).join('.')
+      : instancePath.slice(1).replaceAll('/', '.');
+  }
   if (child === undefined) return path;
   return path === '' ? child : `${path}.${child}`;
 }
 
-function stringParam(error: ErrorObject, name: string): string | undefined {
-  const value: unknown = error.params[name];
-  return typeof value === 'string' ? value : undefined;
+/** The property a keyword names as missing or unknown; the keyword is read first so `params` is looked up once. */
+function namedProperty(error: ErrorObject): { property: string; missing: boolean } | undefined {
+  let name: unknown;
+  let missing = false;
+  switch (error.keyword) {
+    case 'required':
+    case 'dependentRequired':
+      name = error.params.missingProperty;
+      missing = true;
+      break;
+    case 'additionalProperties':
+      name = error.params.additionalProperty;
+      break;
+    case 'unevaluatedProperties':
+      name = error.params.unevaluatedProperty;
+      break;
+    default:
+      return undefined;
+  }
+  return typeof name === 'string' ? { property: name, missing } : undefined;
 }
 
 // Literal objects, not spreads: V8 clones a spread object on a slow path that costs more than the validation.
@@ -55,15 +78,12 @@ function detail(failure: FailureCode, message: string, param: string): ErrorDeta
 /** The envelope detail for the first Ajv error (validators run with `allErrors: false`, so it is the only one). */
 export function errorDetailFromAjv(error: ErrorObject | undefined, codes: FailureCodes): ErrorDetail {
   if (error === undefined) return detail(codes.invalidParameter, 'Invalid value.', '');
-  const missing = stringParam(error, 'missingProperty');
-  if (missing !== undefined && (error.keyword === 'required' || error.keyword === 'dependentRequired')) {
-    const param = parameterPath(error.instancePath, missing);
-    return detail(codes.missingParameter, `Missing required parameter: ${param}.`, param);
-  }
-  const unknown = stringParam(error, 'additionalProperty') ?? stringParam(error, 'unevaluatedProperty');
-  if (unknown !== undefined) {
-    const param = parameterPath(error.instancePath, unknown);
-    return detail(codes.unknownParameter, `Received unknown parameter: ${param}.`, param);
+  const named = namedProperty(error);
+  if (named !== undefined) {
+    const param = parameterPath(error.instancePath, named.property);
+    return named.missing
+      ? detail(codes.missingParameter, `Missing required parameter: ${param}.`, param)
+      : detail(codes.unknownParameter, `Received unknown parameter: ${param}.`, param);
   }
   // A failing key under propertyNames is named by the key itself, so the caller sees which one.
   const param = parameterPath(error.instancePath, error.propertyName);
@@ -71,11 +91,37 @@ export function errorDetailFromAjv(error: ErrorObject | undefined, codes: Failur
   return detail(codes.invalidParameter, `${subject}: ${error.message ?? 'breaks its schema'}.`, param);
 }
 
+/**
+ * A failed validation whose `error` is built on first read from Ajv's errors of that call (Ajv gives each call a new
+ * array): a caller that only branches on `ok`, or a flood of invalid requests, does not pay for the message. `error`
+ * lives on the prototype, so `JSON.stringify` goes through `toJSON` and a spread copy (`{ ...result }`) has no `error`.
+ */
+export class AjvValidationFailure {
+  readonly ok = false;
+  readonly #errors: CompiledValidator['errors'];
+  readonly #codes: FailureCodes;
+  #detail: ErrorDetail | undefined;
+
+  constructor(errors: CompiledValidator['errors'], codes: FailureCodes) {
+    this.#errors = errors;
+    this.#codes = codes;
+  }
+
+  get error(): ErrorDetail {
+    // Read through the prototype (a deep-equality helper walking it), there is no call to describe.
+    if (!(#codes in this)) return undefined as never;
+    this.#detail ??= errorDetailFromAjv(this.#errors?.[0], this.#codes);
+    return this.#detail;
+  }
+
+  toJSON(): { ok: false; error: ErrorDetail } {
+    return { ok: false, error: this.error };
+  }
+}
+
 export function validatorFrom<T>(compiled: CompiledValidator, codes: FailureCodes): Validator<T> {
   return (value: unknown): ValidationResult<T> =>
-    compiled(value)
-      ? { ok: true, value: value as T }
-      : { ok: false, error: errorDetailFromAjv(compiled.errors?.[0], codes) };
+    compiled(value) ? { ok: true, value: value as T } : new AjvValidationFailure(compiled.errors, codes);
 }
 
 /**
