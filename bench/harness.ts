@@ -14,7 +14,7 @@ export interface BenchResult {
   rounds: number[];
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1
@@ -64,4 +64,60 @@ export function formatThroughput(title: string, results: readonly BenchResult[])
     return `  ${result.label.padEnd(44)} ${Math.round(result.medianOpsPerSecond).toLocaleString('en-US').padStart(12)} ops/s  ${ratio.toFixed(2)}x`;
   });
   return [`${title} (median of rounds; ratio against the last line)`, ...lines].join('\n');
+}
+
+/** One ratio a benchmark promises: a candidate against its baseline, measured in the same run. */
+export interface RatioCheck {
+  /** What is compared, e.g. `validators, invalid input`. */
+  label: string;
+  candidate: string;
+  baseline: string;
+  /** Median over rounds of candidate/baseline. */
+  ratio: number;
+  /** Lowest and highest per-round ratio, to show the noise. */
+  low: number;
+  high: number;
+  target: number;
+  /** `at-least`: throughput (higher is better); `at-most`: time (lower is better). */
+  direction: 'at-least' | 'at-most';
+}
+
+/** What every benchmark module's `run` returns; the runner prints `text` and judges `checks`. */
+export interface BenchReport {
+  text: string;
+  checks: RatioCheck[];
+}
+
+export function meetsTarget(check: RatioCheck): boolean {
+  return check.direction === 'at-least' ? check.ratio >= check.target : check.ratio <= check.target;
+}
+
+/**
+ * The ratio of two candidates measured in the same rounds: the median of per-round ratios, which cancels drift that
+ * hits both alike better than a ratio of medians does.
+ */
+export function pairedRatio(
+  label: string,
+  candidate: BenchResult,
+  baseline: BenchResult,
+  target: number,
+  direction: RatioCheck['direction'] = 'at-least',
+): RatioCheck {
+  const ratios = candidate.rounds.map((value, index) => value / (baseline.rounds[index] ?? Number.NaN));
+  return {
+    label,
+    candidate: candidate.label,
+    baseline: baseline.label,
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+    target,
+    direction,
+  };
+}
+
+export function formatCheck(check: RatioCheck): string {
+  const verdict = meetsTarget(check) ? 'meets' : 'MISSES';
+  const sign = check.direction === 'at-least' ? '≥' : '≤';
+  return `${check.label}: ${check.candidate} / ${check.baseline} = ${check.ratio.toFixed(2)}x (rounds ${check.low.toFixed(2)}–${check.high.toFixed(2)}), target ${sign} ${check.target}x: ${verdict}`;
 }

@@ -111,6 +111,8 @@ describe('webhook signature: what is refused', () => {
     ['no t', { header: `v1=${signature}` }, 'missing-timestamp'],
     ['t not unix seconds', { header: `t=-${timestamp},v1=${signature}` }, 'malformed-timestamp'],
     ['t fractional', { header: `t=${timestamp}.5,v1=${signature}` }, 'malformed-timestamp'],
+    ['t of 16 digits', { header: `t=1${'0'.repeat(15)},v1=${signature}` }, 'malformed-timestamp'],
+    ['long v1', { header: `t=${timestamp},v1=${signature}00` }, 'malformed-signature'],
     ['upper-case v1', { header: `t=${timestamp},v1=${upperCase}` }, 'malformed-signature'],
     ['non-hex v1', { header: `t=${timestamp},v1=${signature.slice(0, -1)}g` }, 'malformed-signature'],
     ['short v1', { header: `t=${timestamp},v1=${signature.slice(0, -2)}` }, 'malformed-signature'],
@@ -121,6 +123,13 @@ describe('webhook signature: what is refused', () => {
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses a tolerance of %s', (toleranceSeconds) => {
     expect(() => verify({ toleranceSeconds })).toThrow(RangeError);
+  });
+
+  it('keeps verifying after more secrets than its key cache holds, and never with a key of another secret', () => {
+    const others = Array.from({ length: 100 }, (_, index) => `whsec_other_${index}`);
+    for (const other of others) expect(reasonOf({ secrets: [other] })).toBe('signature-mismatch');
+    expect(reasonOf({})).toBe('verified');
+    expect(reasonOf({ secrets: [`${vector.secret}x`] })).toBe('signature-mismatch');
   });
 
   it('refuses no secret and an empty secret', () => {
