@@ -1,5 +1,7 @@
-// npm run generate [-- --check] [--config <file>]
+// npm run generate [-- --check] [--config <file>] [--no-cache]
 // Regenerates generated/ from the spec; with --check, exits 1 and names the stale files when generated/ differs.
+// Lint, bundle and emit results are kept in node_modules/.cache/telemetry-generate/, keyed by the content of
+// everything they were made from (ADR 0015); --no-cache neither reads nor writes them.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfigFile, resolveConfig } from './config.js';
@@ -18,7 +20,11 @@ function describeDrift(drift: Drift): string[] {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { check: { type: 'boolean', default: false }, config: { type: 'string' } },
+    options: {
+      check: { type: 'boolean', default: false },
+      config: { type: 'string' },
+      'no-cache': { type: 'boolean', default: false },
+    },
     strict: true,
   });
   const rootDir = process.cwd();
@@ -27,7 +33,10 @@ async function main(): Promise<number> {
   const outDir = path.relative(rootDir, config.outDir) || '.';
   let generated: Awaited<ReturnType<typeof generateFiles>>;
   try {
-    generated = await generateFiles(config);
+    const cacheDir = values['no-cache']
+      ? null
+      : path.join(rootDir, 'node_modules', '.cache', 'telemetry-generate');
+    generated = await generateFiles(config, { cacheDir });
   } catch (error) {
     if (!(error instanceof GenerationFailed)) throw error;
     for (const problem of error.problems) console.error(formatProblem(problem));

@@ -10,6 +10,14 @@ import { isObject } from '../ir/json.js';
  * tells, for each such key, the file and pointer it was written at, so `@see` links name the real source.
  */
 export function collectRefOrigins(entryFile: string, rootDir: string): Map<string, string> {
+  return walkExternalRefs(entryFile, rootDir).origins;
+}
+
+/** The origins, and every file the walk read: the entry and each file reached through external references. */
+export function walkExternalRefs(
+  entryFile: string,
+  rootDir: string,
+): { origins: Map<string, string>; files: string[] } {
   const origins = new Map<string, string>();
   const visited = new Set<string>();
   const pending = [path.resolve(entryFile)];
@@ -33,7 +41,7 @@ export function collectRefOrigins(entryFile: string, rootDir: string): Map<strin
       pending.push(target);
     }
   }
-  return origins;
+  return { origins, files: [...visited] };
 }
 
 function externalRefs(value: unknown): string[] {
