@@ -105,7 +105,7 @@ describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-
     await eventually(async () => (await eventTypes(stream)).length === 2);
     const offline = (await stream.events())[1];
     expect(offline).toMatchObject({ type: 'device.offline', data: { object: { status: 'idle' } } });
-    expect((offline?.data as { object: { endedAt?: string } }).object.endedAt).toMatch(/Z$/);
+    expect(offline?.data).toMatchObject({ object: { endedAt: expect.stringMatching(/Z$/) } });
     expect(await fixture().store.streams.getById(stream.id)).toMatchObject({
       status: 'idle',
       startedAt: null,

@@ -32,7 +32,8 @@ export interface IngestServer {
 async function listen(server: Server, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    // Devices reconnect together after an outage: a deep accept queue keeps the kernel from dropping their handshakes.
+    server.listen({ port, host, backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });
