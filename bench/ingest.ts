@@ -46,14 +46,15 @@ async function runOnce(side: Side, streams: number): Promise<RunResult> {
     connectErrors += 1;
     return [];
   });
-  const start = wallNow() + warmupMilliseconds;
+  const startAt = wallNow() + 50;
+  const start = startAt + warmupMilliseconds;
   const end = start + measureMilliseconds;
   side.receiver.tell({ kind: 'window', start, end });
   const brokerCpu = side.brokerCpu;
   const cpuTotal = { value: 0 as number | null };
   const brokerCpuWindow =
     brokerCpu === undefined ? null : measureBrokerCpu(brokerCpu, start, end, cpuTotal);
-  const driven = await drive(publishers, { rateHz, warmupMilliseconds, measureMilliseconds });
+  const driven = await drive(publishers, { rateHz, startAt, warmupMilliseconds, measureMilliseconds });
   await new Promise((resolve) => setTimeout(resolve, drainMilliseconds));
   await brokerCpuWindow;
   const report = await side.receiver.ask({ kind: 'report' }, 'report');

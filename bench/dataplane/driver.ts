@@ -12,6 +12,8 @@ export interface Device {
 
 export interface DriveOptions {
   rateHz: number;
+  /** When sending starts (`wallNow()`); the counters must use the same window. Now when absent. */
+  startAt?: number;
   warmupMilliseconds: number;
   measureMilliseconds: number;
 }
@@ -51,7 +53,7 @@ export async function connectDevices(url: string, devices: readonly Device[], pr
  * that is due (a device whose timer was late catches up, as a real one with a buffer would). QoS 0.
  */
 export async function drive(publishers: readonly Publisher[], options: DriveOptions): Promise<DriveResult> {
-  const started = wallNow();
+  const started = options.startAt ?? wallNow();
   const windowStart = started + options.warmupMilliseconds;
   const windowEnd = windowStart + options.measureMilliseconds;
   const sent = publishers.map(() => 0);
