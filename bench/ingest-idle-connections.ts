@@ -25,7 +25,8 @@ for (let index = 0; index < count; index += 1) {
 }
 await new Promise((resolve) => setTimeout(resolve, 3000));
 const during = (await receiver.ask({ kind: 'report' }, 'report')).maxRssBytes;
-while (closed < count && Date.now() - opened < 60_000) await new Promise((resolve) => setTimeout(resolve, 200));
+while (closed < count && Date.now() - opened < 60_000)
+  await new Promise((resolve) => setTimeout(resolve, 200));
 const megabytes = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 console.log(
   `${count} connections without CONNECT: service RSS ${megabytes(before)} MB → ${megabytes(during)} MB (+${megabytes(during - before)} MB, ${((during - before) / count / 1024).toFixed(1)} KiB each); ${closed} closed by the deadline after ${((Date.now() - opened) / 1000).toFixed(1)} s`,

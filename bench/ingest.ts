@@ -52,8 +52,7 @@ async function runOnce(side: Side, streams: number): Promise<RunResult> {
   side.receiver.tell({ kind: 'window', start, end });
   const brokerCpu = side.brokerCpu;
   const cpuTotal = { value: 0 as number | null };
-  const brokerCpuWindow =
-    brokerCpu === undefined ? null : measureBrokerCpu(brokerCpu, start, end, cpuTotal);
+  const brokerCpuWindow = brokerCpu === undefined ? null : measureBrokerCpu(brokerCpu, start, end, cpuTotal);
   const driven = await drive(publishers, { rateHz, startAt, warmupMilliseconds, measureMilliseconds });
   await new Promise((resolve) => setTimeout(resolve, drainMilliseconds));
   await brokerCpuWindow;
