@@ -6,11 +6,15 @@ import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { systemClock } from './clock.js';
 import { takeLock } from './data-dir-lock.js';
+import type { FanoutBus } from './fanout/fanout-bus.js';
+import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
+import { LiveFeedServer } from './fanout/live-feed-server.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
+import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
 import type { ServiceUrls } from './services/urls.js';
 import { openStore } from './storage/open-store.js';
 
@@ -43,6 +47,8 @@ export interface RunningService {
   /** Credentials created on first start (a fresh data directory); null on later starts. */
   seeded: SeededCredentials | null;
   dependencies: ServiceDependencies;
+  /** Live messages of every stream: ingest publishes, the fan-out and recording listen. */
+  bus: FanoutBus;
   stop(): Promise<void>;
 }
 
@@ -69,6 +75,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   );
   const clock = systemClock(options.timeScale ?? 1);
   const signingKey = await signingKeyIn(options.dataDir);
+  const streamLifecycle = new StreamLifecycleEvents();
   const dependencies: ServiceDependencies = {
     store,
     clock,
@@ -77,6 +84,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     autoApproveConsent: options.autoApproveConsent ?? false,
+    streamLifecycle,
   };
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
@@ -91,6 +99,11 @@ export async function start(options: StartOptions): Promise<RunningService> {
     ...options.publicUrls,
   } satisfies ServiceUrls);
   const apps = await buildApps(dependencies);
+  // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
+  const bus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
+  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
+  liveFeed.attach(apps.api.server);
+  streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;
@@ -105,7 +118,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
     urls: dependencies.urls,
     seeded,
     dependencies,
+    bus,
     async stop() {
+      await liveFeed.close();
+      await bus.close();
       await Promise.all([apps.api.close(), apps.auth.close()]);
       await store.close();
       await releaseLock();
