@@ -93,9 +93,10 @@ describe('live feed delivery', () => {
       messages.some((message) => message.type === 'status' && message.subscriberCount === 2),
     );
     await second.close();
-    await first.until(
-      (messages) => messages.at(-1)?.type === 'status' && messages.at(-1)?.subscriberCount === 1,
-    );
+    await first.until((messages) => {
+      const last = messages.at(-1);
+      return last?.type === 'status' && last.subscriberCount === 1;
+    });
     await expect.poll(async () => (await fixture.store.streams.getById(streamId))?.subscriberCount).toBe(1);
     expectContiguous(first.messages);
     await first.close();
@@ -108,8 +109,9 @@ describe('live feed delivery', () => {
     const reader = await recordingSubscriber(fixture.wsUrl, streamId, await fixture.token(streamId));
     const stalled = await rawSocket(streamId, await fixture.token(streamId));
     stalled.socket.pause();
-    const total = 2_000;
-    // 64 channels with long names make a message of about 4 kB, so 2,000 of them (8 MB) overflow the stalled one.
+    const total = 4_000;
+    // 64 channels with long names make a message of about 4 kB: 16 MB, more than loopback's socket buffers and the
+    // 1 MiB the stalled subscriber may fall behind.
     const values = Object.fromEntries(
       Array.from({ length: 64 }, (_value, index) => [`channel_${String(index).padStart(50, '0')}`, index]),
     );
@@ -131,4 +133,42 @@ describe('live feed delivery', () => {
     expect(maxBufferedBytes).toBe(1_048_576);
     await reader.close();
   });
+
+  it('serves 1,000 subscribers of one stream', async () => {
+    const streamId = await fixture.newStream();
+    const token = await fixture.token(streamId);
+    const url = channelUrl(fixture.wsUrl, liveFeedAddress({ streamId }), { token });
+    const received = new Array<number>(1000).fill(0);
+    const open = (index: number) =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const socket = new WebSocket(url);
+        socket.on('message', (data) => {
+          const frame = JSON.parse(String(data)) as Array<{ type: string }>;
+          received[index] =
+            (received[index] ?? 0) + frame.filter((message) => message.type === 'telemetry').length;
+        });
+        socket.once('open', () => resolve(socket));
+        socket.once('error', reject);
+      });
+    const sockets: WebSocket[] = [];
+    // A hundred handshakes at a time, as clients of a busy page would arrive.
+    for (let index = 0; index < received.length; index += 100)
+      sockets.push(
+        ...(await Promise.all(Array.from({ length: 100 }, (_value, offset) => open(index + offset)))),
+      );
+    expect(fixture.liveFeed.subscriberCount(streamId)).toBe(1000);
+    fixture.publishTelemetry(streamId, 100);
+    await expect.poll(() => received.every((count) => count === 100), { timeout: 30_000 }).toBe(true);
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise((resolve) => {
+            socket.once('close', resolve);
+            socket.close();
+          }),
+      ),
+    );
+    await expect.poll(() => fixture.liveFeed.subscriberCount(streamId), { timeout: 30_000 }).toBe(0);
+    // The 2,000 subscriber events are written off the delivery path; the fixture's close waits for them.
+  }, 300_000);
 });

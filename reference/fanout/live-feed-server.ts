@@ -6,7 +6,6 @@ import type { Subscriber } from '../../generated/types/schemas.js';
 import { type Clock, isoTime } from '../clock.js';
 import { problem } from '../problems.js';
 import { newId } from '../services/ids.js';
-import type { StreamRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 import type { FanoutBus } from './fanout-bus.js';
 import { FlushScheduler } from './flush-scheduler.js';
@@ -14,7 +13,12 @@ import { maxSubscriberFrameBytes, pingIntervalMilliseconds } from './live-feed-r
 import { StreamAudience } from './stream-audience.js';
 import { SubscriberAccounting } from './subscriber-accounting.js';
 import { SubscriberConnection } from './subscriber-connection.js';
-import { type AcceptedHandshake, checkHandshake, refuseUpgrade } from './upgrade-handshake.js';
+import {
+  type AcceptedHandshake,
+  checkHandshake,
+  type LiveStream,
+  refuseUpgrade,
+} from './upgrade-handshake.js';
 
 export interface LiveFeedOptions {
   store: Store;
@@ -103,7 +107,14 @@ export class LiveFeedServer {
   }
 
   async #handshake(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const result = await checkHandshake({ ...this.options, basePath: this.options.basePath ?? '' }, request);
+    const result = await checkHandshake(
+      {
+        ...this.options,
+        basePath: this.options.basePath ?? '',
+        findStream: (accountId, streamId) => this.#findStream(accountId, streamId),
+      },
+      request,
+    );
     if (this.#stopping) {
       socket.destroy();
       return;
@@ -118,7 +129,15 @@ export class LiveFeedServer {
     });
   }
 
-  #audienceOf(stream: StreamRow): StreamAudience {
+  /** A stream with subscribers is known without the store (a thousand subscribers joining cost one lookup). */
+  async #findStream(accountId: string, streamId: string): Promise<LiveStream | null> {
+    const audience = this.#audiences.get(streamId);
+    if (audience === undefined || audience.accountId !== accountId)
+      return this.options.store.streams.get(accountId, streamId);
+    return audience.deleted ? null : { id: streamId, accountId, status: audience.status };
+  }
+
+  #audienceOf(stream: LiveStream): StreamAudience {
     let audience = this.#audiences.get(stream.id);
     if (audience === undefined) {
       audience = new StreamAudience(

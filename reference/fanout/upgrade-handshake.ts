@@ -8,11 +8,14 @@ import { problem } from '../problems.js';
 import { newId } from '../services/ids.js';
 import { verifySubscriberToken } from '../services/subscriber-tokens.js';
 import type { StreamRow } from '../storage/rows.js';
-import type { Store } from '../storage/store.js';
 import { handshakeErrorCodes } from './live-feed-rules.js';
 
+/** What the fan-out needs of a stream. */
+export type LiveStream = Pick<StreamRow, 'id' | 'accountId' | 'status'>;
+
 export interface HandshakeDependencies {
-  store: Store;
+  /** The stream of an account, or null when it does not exist (deleted). */
+  findStream(accountId: string, streamId: string): Promise<LiveStream | null>;
   clock: Clock;
   signingKey: Uint8Array;
   /** The path `{ws_url}` ends with, before the channel's address ('' on a bare host). */
@@ -21,7 +24,7 @@ export interface HandshakeDependencies {
 
 /** An accepted handshake: the stream and when the token runs out (service clock, Unix milliseconds). */
 export interface AcceptedHandshake {
-  stream: StreamRow;
+  stream: LiveStream;
   tokenExpiresAt: number;
 }
 
@@ -64,7 +67,7 @@ export async function checkHandshake(
       'The subscriber token is for another stream.',
       'token',
     );
-  const stream = await dependencies.store.streams.get(claims.accountId, claims.streamId);
+  const stream = await dependencies.findStream(claims.accountId, claims.streamId);
   if (stream === null)
     return problem(handshakeErrorCodes.unknownStream, `No such stream: ${claims.streamId}.`, 'streamId');
   return { stream, tokenExpiresAt: claims.expiresAt };
