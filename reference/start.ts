@@ -4,11 +4,13 @@ import path from 'node:path';
 import { defaultBaseUrl } from '../generated/client/index.js';
 import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
-import { systemClock } from './clock.js';
 import { takeLock } from './data-dir-lock.js';
+import { type DeliveryLog, jsonLineLog } from './delivery/delivery-log.js';
+import { startWebhookDelivery } from './delivery/webhook-delivery.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
+import { persistentClock } from './persistent-clock.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import type { ServiceUrls } from './services/urls.js';
@@ -36,6 +38,10 @@ export interface StartOptions {
   oauthRedirectUri?: string;
   /** Test fixtures for a first start (extra secret keys, a revoked key); none for a normal start. */
   seedExtras?: SeedExtras;
+  /** Local testing only: webhooks may point at loopback and private addresses (and use plain http on loopback). */
+  allowPrivateWebhookTargets?: boolean;
+  /** Where failed delivery attempts are logged (info level); JSON lines on stdout by default. */
+  webhookLog?: DeliveryLog;
 }
 
 export interface RunningService {
@@ -67,7 +73,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
       : { kind: 'postgres', connectionString: options.postgresUrl },
   );
-  const clock = systemClock(options.timeScale ?? 1);
+  const clock = await persistentClock(store, options.timeScale ?? 1);
+  const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
   const dependencies: ServiceDependencies = {
     store,
@@ -77,6 +84,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     autoApproveConsent: options.autoApproveConsent ?? false,
+    webhookTargets,
   };
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
@@ -101,12 +109,20 @@ export async function start(options: StartOptions): Promise<RunningService> {
     redirectUri,
     options.seedExtras,
   );
+  const delivery = await startWebhookDelivery({
+    store,
+    clock,
+    policy: webhookTargets,
+    log: options.webhookLog ?? jsonLineLog(),
+    soleOwner: options.postgresUrl === undefined,
+  });
   return {
     urls: dependencies.urls,
     seeded,
     dependencies,
     async stop() {
       await Promise.all([apps.api.close(), apps.auth.close()]);
+      await delivery.stop();
       await store.close();
       await releaseLock();
     },

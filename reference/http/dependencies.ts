@@ -1,5 +1,6 @@
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../clock.js';
+import type { TargetPolicy } from '../delivery/target-address.js';
 import type { FixedWindowRateLimiter } from '../rate-limiter.js';
 import type { ServiceUrls } from '../services/urls.js';
 import type { Store } from '../storage/store.js';
@@ -15,4 +16,6 @@ export interface ServiceDependencies {
   rateLimiter: FixedWindowRateLimiter;
   /** Local testing only: GET /oauth/authorize grants at once, for `login_hint` or the client's own account. */
   autoApproveConsent: boolean;
+  /** Which addresses webhooks may point at (checked at creation; the dispatcher checks again at every connection). */
+  webhookTargets: TargetPolicy;
 }
