@@ -124,7 +124,13 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
          RETURNING t.id`,
         [
           JSON.stringify(
-            outcomes.map(({ claimToken, ...outcome }) => ({ ...outcome, claim_token: claimToken })),
+            outcomes.map((outcome) => ({
+              id: outcome.id,
+              claim_token: outcome.claimToken,
+              status: outcome.status,
+              attempt: outcome.attempt,
+              next_attempt_at: outcome.nextAttemptAt,
+            })),
           ),
         ],
       );
