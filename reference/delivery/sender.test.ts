@@ -145,7 +145,9 @@ describe('sender', () => {
     const { port } = new URL(target.url);
     let answers = 0;
     // The resolver changes its answer after the first lookup, as a rebinding attacker's DNS would.
-    const resolver = async () => [{ address: answers++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    const resolver = async (_hostname: string) => [
+      { address: answers++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 },
+    ];
     const client = sender({ policy: { allowPrivate: false }, resolver });
     await resolver('receiver.example');
     const result = await client.send(signed(`http://receiver.example:${port}/hook`));
