@@ -13,6 +13,7 @@ import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
+import { StreamRecorder } from './recording/stream-recorder.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
 import type { ServiceUrls } from './services/urls.js';
@@ -104,6 +105,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
   liveFeed.attach(apps.api.server);
   streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
+  const recorder = new StreamRecorder({ store, clock, bus });
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;
@@ -121,6 +123,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     bus,
     async stop() {
       await liveFeed.close();
+      await recorder.close();
       await bus.close();
       await Promise.all([apps.api.close(), apps.auth.close()]);
       await store.close();
