@@ -6,11 +6,12 @@ import { liveFeedAddress } from '../generated/messages/live-feed.js';
 import { startLiveFeedFixture } from '../reference/fanout/testing/live-feed-fixture.js';
 import { channelUrl } from '../runtime/ws-subscriber.js';
 
-const subscriberCounts = [1, 10, 100];
+const subscriberCounts =
+  process.env.FANOUT_BENCH_K === undefined ? [1, 10, 100] : [Number(process.env.FANOUT_BENCH_K)];
 const messagesPerRound = 10_000;
 /** Messages published per event-loop turn: a device at 1 kHz with its neighbours, as ingest hands them over. */
 const burst = 50;
-const rounds = 5;
+const rounds = process.env.FANOUT_BENCH_K === undefined ? 5 : 1;
 const latencyMessages = 1_000;
 const targetRatio = 0.8;
 
