@@ -1,8 +1,9 @@
 import type { RecordRow, ReportRow } from '../rows.js';
 import type { SqlExecutor } from '../sql-executor.js';
 import type { Store } from '../store.js';
+import type { OwnedTableShape } from './columns.js';
 import { column } from './columns.js';
-import { type OwnedTableShape, ownedTable } from './owned-table.js';
+import { ownedTable } from './owned-table.js';
 import { selectOne } from './table-statements.js';
 
 type StoredReport = Omit<ReportRow, 'recordCount'> & { recordCount?: number };
@@ -48,5 +49,15 @@ export const reportsTable = (executor: SqlExecutor): Store['reports'] => ({
   getById: (id) => selectOne<StoredReport>(executor, reportShape, 't.id = $1', [id]),
 });
 
-export const recordsTable = (executor: SqlExecutor): Store['records'] =>
-  ownedTable<RecordRow, { reportId: string }>(executor, recordShape);
+export const recordsTable = (executor: SqlExecutor): Store['records'] => ({
+  ...ownedTable<RecordRow, { reportId: string }>(executor, recordShape),
+  async appendSamples(accountId, id, samples) {
+    // One statement per batch: the new samples are concatenated to the stored array inside the database.
+    const rows = await executor.query<{ sample_count: number }>(
+      'UPDATE records SET samples = samples || $3::jsonb WHERE account_id = $1 AND id = $2 ' +
+        'RETURNING jsonb_array_length(samples) AS sample_count',
+      [accountId, id, JSON.stringify(samples)],
+    );
+    return rows[0] === undefined ? null : Number(rows[0].sample_count);
+  },
+});
