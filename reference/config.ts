@@ -16,8 +16,16 @@ const environment: Record<string, keyof StartOptions> = {
   TELEMETRY_DEFAULT_REGION: 'defaultRegion',
   TELEMETRY_AUTO_APPROVE_CONSENT: 'autoApproveConsent',
   TELEMETRY_OAUTH_REDIRECT_URI: 'oauthRedirectUri',
+  TELEMETRY_TRUST_PROXY: 'trustProxy',
+  TELEMETRY_ADDRESS_LIMIT: 'addressRequestsPerWindow',
 };
-const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'timeScale']);
+const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'timeScale', 'addressRequestsPerWindow']);
+
+/** `true`, `false`, a hop count, or addresses and CIDRs separated by commas, as Fastify's trustProxy takes them. */
+function trustProxyOf(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^[0-9]+$/.test(value) ? Number(value) : value;
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -32,7 +40,8 @@ function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
       const number = Number(value);
       if (!Number.isFinite(number)) throw new ConfigError(`${variable} must be a number, got "${value}"`);
       options[option] = number;
-    } else options[option] = option === 'autoApproveConsent' ? value === 'true' : value;
+    } else if (option === 'trustProxy') options[option] = trustProxyOf(value);
+    else options[option] = option === 'autoApproveConsent' ? value === 'true' : value;
   }
   return options as Partial<StartOptions>;
 }

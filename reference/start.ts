@@ -6,6 +6,7 @@ import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { systemClock } from './clock.js';
 import { takeLock } from './data-dir-lock.js';
+import { newAddressLimit } from './http/address-limit.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
@@ -34,6 +35,13 @@ export interface StartOptions {
   autoApproveConsent?: boolean;
   /** The redirect URI of the OAuth client seeded on first start. */
   oauthRedirectUri?: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's `trustProxy`): false (the default:
+   * the socket's peer), true (any), a hop count, or addresses/CIDRs separated by commas.
+   */
+  trustProxy?: boolean | number | string;
+  /** Requests per window and client address without a valid credential; the spec's x-rate-limit.perAddress by default. */
+  addressRequestsPerWindow?: number;
   /** Test fixtures for a first start (extra secret keys, a revoked key); none for a normal start. */
   seedExtras?: SeedExtras;
 }
@@ -76,6 +84,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
     urls: { baseUrl: '', authUrl: '', mqttBroker: '', wsUrl: '' },
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+    addressLimit: newAddressLimit(
+      new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+      options.addressRequestsPerWindow,
+    ),
     autoApproveConsent: options.autoApproveConsent ?? false,
   };
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
@@ -90,7 +102,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     wsUrl: `ws://${host}:${apiListener.port}`,
     ...options.publicUrls,
   } satisfies ServiceUrls);
-  const apps = await buildApps(dependencies);
+  const apps = await buildApps(dependencies, { trustProxy: options.trustProxy });
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;

@@ -217,6 +217,7 @@ export const routes = {
       '200': { contentType: 'application/rss+xml' },
       '400': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '404': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
+      '429': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '500': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
     },
   },
@@ -359,6 +360,7 @@ export const routes = {
     responses: {
       '302': { contentType: null },
       '400': { contentType: 'text/html' },
+      '429': { contentType: 'text/html' },
     },
   },
   oauthToken: {
@@ -372,6 +374,7 @@ export const routes = {
       '200': { contentType: 'application/json', schema: responseSchemas.TokenResponse },
       '400': { contentType: 'application/json', schema: responseSchemas.OAuthError },
       '401': { contentType: 'application/json', schema: responseSchemas.OAuthError },
+      '429': { contentType: 'application/json', schema: responseSchemas.OAuthError },
     },
   },
   publishRecord: {

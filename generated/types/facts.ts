@@ -12,6 +12,11 @@ export const apiPolicies = {
       isolation: 'each credential has its own window; one key\'s exhaustion never affects another',
       headers: ['RateLimit-Policy', 'RateLimit', 'Retry-After'],
     },
+    perAddress: {
+      requestsPerWindow: 300,
+      counts: 'requests from one client address that authenticate with no valid credential (none, unknown, revoked, expired), failed client authentication or grants at the token endpoint, wrong API keys at the consent form, and report feeds; never a request with a valid credential',
+      refusal: '429 with Retry-After, in the operation\'s error format; while an address is refused, the token endpoint and the consent form refuse it before checking anything',
+    },
   },
   pagination: {
     description: 'Every list operation pages with cursors: `limit` items per page, `after` (the id of the last item of the previous page) or `before` (the id of the first item of the current page); the list envelope says whether more pages exist and gives the cursor of the next one.',
@@ -381,7 +386,7 @@ export const errorCodeMembers = {
   },
   rate_limited: {
     role: 'rate-limited',
-    description: 'Too many requests for this key in the current window; see `Retry-After`.',
+    description: 'Too many requests for this key, or from this address without a valid key, in the current window; see `Retry-After`.',
     status: 429,
     type_: 'rate_limit_error',
   },

@@ -905,7 +905,7 @@ export interface components {
          */
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable";
             error_description?: string;
         };
         /**
@@ -1774,7 +1774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -1875,6 +1875,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Too many wrong API keys from this client address (`x-rate-limit.perAddress`); shown as a page. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     oauthToken: {
@@ -1912,6 +1922,16 @@ export interface operations {
             /** @description An RFC 6749 invalid_client error. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many failed attempts from this client address (`x-rate-limit.perAddress`); an RFC 6749 body. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1978,7 +1998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2060,7 +2080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2150,7 +2170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2240,7 +2260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2344,7 +2364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2403,6 +2423,19 @@ export interface operations {
             404: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2490,7 +2523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2594,7 +2627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2685,7 +2718,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2786,7 +2819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2891,7 +2924,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2992,7 +3025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3075,7 +3108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3157,7 +3190,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3247,7 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3347,7 +3380,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3451,7 +3484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3545,7 +3578,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3627,7 +3660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3709,7 +3742,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3799,7 +3832,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3889,7 +3922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3983,7 +4016,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -4073,7 +4106,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;

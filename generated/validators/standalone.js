@@ -6622,7 +6622,7 @@ return errors === 0;
 validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateOAuthError = validate65;
-const schema113 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"string","enum":["invalid_request","invalid_client","invalid_grant","unauthorized_client","unsupported_grant_type","invalid_scope"]},"error_description":{"type":"string"}}};
+const schema113 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"string","enum":["invalid_request","invalid_client","invalid_grant","unauthorized_client","unsupported_grant_type","invalid_scope","temporarily_unavailable"]},"error_description":{"type":"string"}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6658,7 +6658,7 @@ if(typeof data0 !== "string"){
 validate65.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data0 === "invalid_request") || (data0 === "invalid_client")) || (data0 === "invalid_grant")) || (data0 === "unauthorized_client")) || (data0 === "unsupported_grant_type")) || (data0 === "invalid_scope"))){
+if(!(((((((data0 === "invalid_request") || (data0 === "invalid_client")) || (data0 === "invalid_grant")) || (data0 === "unauthorized_client")) || (data0 === "unsupported_grant_type")) || (data0 === "invalid_scope")) || (data0 === "temporarily_unavailable"))){
 validate65.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/enum",keyword:"enum",params:{allowedValues: schema113.properties.error.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -11894,9 +11894,8 @@ return errors === 0;
 }
 validate137.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeviceTelemetryTelemetryCsvPayload = validate138;
-const schema199 = {"type":"string","maxLength":65536,"pattern":"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"};
-const pattern82 = new RegExp("^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$", "u");
+export const validateOauthConsentResponse429 = validate138;
+const schema199 = {"type":"string"};
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11908,25 +11907,48 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(typeof data === "string"){
-if(func1(data) > 65536){
-validate138.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
-return false;
-}
-else {
-if(!pattern82.test(data)){
-validate138.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"},message:"must match pattern \""+"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"+"\""}];
-return false;
-}
-}
-}
-else {
+if(typeof data !== "string"){
 validate138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 validate138.errors = vErrors;
 return errors === 0;
 }
 validate138.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateDeviceTelemetryTelemetryCsvPayload = validate139;
+const schema200 = {"type":"string","maxLength":65536,"pattern":"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"};
+const pattern82 = new RegExp("^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$", "u");
+
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate139.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(func1(data) > 65536){
+validate139.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
+return false;
+}
+else {
+if(!pattern82.test(data)){
+validate139.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"},message:"must match pattern \""+"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate139.errors = vErrors;
+return errors === 0;
+}
+validate139.evaluated = {"dynamicProps":false,"dynamicItems":false};

@@ -10,6 +10,7 @@ import * as streams from '../services/streams.js';
 import { createSubscriberToken } from '../services/subscriber-tokens.js';
 import { reportFeedUrl } from '../services/urls.js';
 import * as webhooks from '../services/webhooks.js';
+import { admitAddress } from './address-limit.js';
 import type { Caller } from './authenticate-hook.js';
 import type { ServiceDependencies } from './dependencies.js';
 
@@ -74,7 +75,8 @@ export function apiHandlers(dependencies: ServiceDependencies): ApiHandlers {
       status: 200,
       body: await reports.deleteReport(context(auth), params.reportId),
     }),
-    getReportFeed: async ({ params }) => {
+    getReportFeed: async ({ params, raw }) => {
+      admitAddress(dependencies.addressLimit, raw);
       const report = await dependencies.store.reports.getById(params.reportId);
       if (report === null)
         throw problem('resource_missing', `No such report: ${params.reportId}.`, 'reportId');

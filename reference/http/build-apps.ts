@@ -19,9 +19,25 @@ const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '');
 /** Long enough that an overlong id reaches its validator (400 parameter_invalid) rather than the router's limit. */
 const maxParamLength = 16_384;
 
+/** How the HTTP layer meets the network, as `start()` sets it from the configuration; defaults suit tests. */
+export interface HttpSettings {
+  /** Fastify's `trustProxy`: whose X-Forwarded-For gives the client address (ADR 0014). False by default. */
+  trustProxy?: boolean | number | string | undefined;
+}
+
+/** A hop count trusts that many proxies nearest the server (Fastify's types take it only as a function). */
+function trustProxyOption(trust: boolean | number | string) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 /** An app for the operations under `prefix`; paths outside it are route_not_found too (the plugin has `prefix`'s). */
-function newApp(prefix: string): FastifyInstance {
-  const app = Fastify({ logger: false, frameworkErrors, routerOptions: { maxParamLength } });
+function newApp(prefix: string, settings: HttpSettings): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    frameworkErrors,
+    routerOptions: { maxParamLength },
+    trustProxy: trustProxyOption(settings.trustProxy ?? false),
+  });
   app.addHook('preValidation', refuseNulCharacters);
   if (prefix !== '') {
     app.setNotFoundHandler((request, reply) =>
@@ -32,17 +48,20 @@ function newApp(prefix: string): FastifyInstance {
 }
 
 /** Builds both apps without listening, so tests can use `inject()`. Operations with their own server go to `auth`. */
-export async function buildApps(dependencies: ServiceDependencies): Promise<ServiceApps> {
+export async function buildApps(
+  dependencies: ServiceDependencies,
+  settings: HttpSettings = {},
+): Promise<ServiceApps> {
   const all = Object.values(routes);
   const handlers = { ...apiHandlers(dependencies), ...oauthHandlers(dependencies) };
   const common = { handlers, authenticate: authenticateHook(dependencies), renderError: renderOAuthError };
-  const api = newApp(pathOf(dependencies.urls.baseUrl));
+  const api = newApp(pathOf(dependencies.urls.baseUrl), settings);
   await api.register(telemetryServer, {
     ...common,
     prefix: pathOf(dependencies.urls.baseUrl),
     operations: all.filter((route) => route.serverUrl === null).map((route) => route.operationId),
   });
-  const auth = newApp(pathOf(dependencies.urls.authUrl));
+  const auth = newApp(pathOf(dependencies.urls.authUrl), settings);
   auth.addHook(
     'preValidation',
     redirectInvalidAuthorization(dependencies, pathOf(dependencies.urls.authUrl)),
