@@ -34,6 +34,9 @@ export const apiPolicies = {
   limits: {
     maxRequestBodyBytes: 1048576,
     maxWebhooksPerAccount: 16,
+    maxJsonNestingDepth: 32,
+    requestHeadersTimeoutSeconds: 10,
+    requestTimeoutSeconds: 30,
   },
   webhookDelivery: {
     description: 'How every entry of `webhooks` is delivered, signed and retried.',
@@ -330,7 +333,7 @@ export const errorCodeMembers = {
   },
   body_invalid_json: {
     role: 'malformed-body',
-    description: 'The request body is not well-formed JSON.',
+    description: 'The request body is not well-formed JSON, repeats a key within one object, or nests deeper than `x-limits.maxJsonNestingDepth`.',
     status: 400,
     type_: 'invalid_request_error',
   },
@@ -344,6 +347,21 @@ export const errorCodeMembers = {
     role: 'body-too-large',
     description: 'The request body is larger than x-limits.maxRequestBodyBytes.',
     status: 413,
+    type_: 'invalid_request_error',
+  },
+  request_malformed: {
+    description: 'The request is not well-formed HTTP (its request line, method, framing or headers), or repeats a header that must appear once (Authorization).',
+    status: 400,
+    type_: 'invalid_request_error',
+  },
+  request_timeout: {
+    description: 'The request\'s headers or body did not arrive in time; the connection is closed.',
+    status: 408,
+    type_: 'invalid_request_error',
+  },
+  headers_too_large: {
+    description: 'The request\'s header section is larger than the service accepts.',
+    status: 431,
     type_: 'invalid_request_error',
   },
   route_not_found: {

@@ -748,7 +748,7 @@ export interface components {
          * @description The precise reason of an API error. Each code names its HTTP status (`x-status`) and envelope type (`x-type`). `param_required` and the five authentication codes are documented; the rest are inferred. `x-role` names the part a code plays for generated code (the validators' missing-parameter code, the server's route-not-found code...).
          * @example param_required
          */
-        ErrorCode: string & ("param_required" | "missing_token" | "invalid_token" | "token_expired" | "key_revoked" | "insufficient_scope" | "publishable_key_forbidden" | "parameter_invalid" | "parameter_unknown" | "parameters_exclusive" | "cursor_invalid" | "body_invalid_json" | "content_type_unsupported" | "body_too_large" | "route_not_found" | "method_not_allowed" | "resource_missing" | "stream_live" | "record_published" | "report_archived" | "webhook_limit_reached" | "rate_limited" | "internal_error");
+        ErrorCode: string & ("param_required" | "missing_token" | "invalid_token" | "token_expired" | "key_revoked" | "insufficient_scope" | "publishable_key_forbidden" | "parameter_invalid" | "parameter_unknown" | "parameters_exclusive" | "cursor_invalid" | "body_invalid_json" | "content_type_unsupported" | "body_too_large" | "request_malformed" | "request_timeout" | "headers_too_large" | "route_not_found" | "method_not_allowed" | "resource_missing" | "stream_live" | "record_published" | "report_archived" | "webhook_limit_reached" | "rate_limited" | "internal_error");
         /**
          * ErrorResponse
          * @description The API error envelope: `{ error: { type, code, message, param, requestId } }`, all strings; `param` names the offending parameter.

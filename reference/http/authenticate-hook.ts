@@ -6,6 +6,7 @@ import { problem } from '../problems.js';
 import { rateLimitHeaders } from '../rate-limiter.js';
 import { admitAddress } from './address-limit.js';
 import type { ServiceDependencies } from './dependencies.js';
+import { repeatedAuthorization } from './http-edges.js';
 
 /** What handlers receive as `auth`: the credential and the plan-resolved account id. */
 export type Caller = Credential;
@@ -28,6 +29,9 @@ export function authenticateHook(dependencies: ServiceDependencies): Authenticat
     return { credential, plan: accountPlanMembers[account.plan as keyof typeof accountPlanMembers] };
   };
   return async ({ request, reply, operationId, security }) => {
+    // Node keeps the first of two Authorization headers; which one a proxy forwards may differ, so neither is taken.
+    if (repeatedAuthorization(request))
+      throw problem('request_malformed', 'Send one Authorization header; this request has several.');
     let identified: Awaited<ReturnType<typeof identify>>;
     try {
       identified = await identify(request.headers.authorization);

@@ -1,12 +1,15 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { telemetryServer } from '../../generated/server/plugin.js';
 import { routes } from '../../generated/server/routes.js';
+import { newId } from '../services/ids.js';
 import { apiHandlers } from './api-handlers.js';
 import { authenticateHook } from './authenticate-hook.js';
 import { redirectInvalidAuthorization } from './authorization-redirects.js';
 import type { ServiceDependencies } from './dependencies.js';
-import { frameworkErrors, refuseNulCharacters, sendRouteNotFound } from './input-guards.js';
+import { ignoreUnknownExpectations, serverEdgeOptions, strictJsonParser } from './http-edges.js';
+import { frameworkErrors, refuseUnfitValues, sendRouteNotFound } from './input-guards.js';
 import { oauthHandlers, renderOAuthError } from './oauth-handlers.js';
+import { type LogLevel, loggerOptions, logRequests } from './request-log.js';
 
 /** The two HTTP faces of the service: the REST API at `{base_url}` and the authorization server at `{auth_url}`. */
 export interface ServiceApps {
@@ -23,6 +26,8 @@ const maxParamLength = 16_384;
 export interface HttpSettings {
   /** Fastify's `trustProxy`: whose X-Forwarded-For gives the client address (ADR 0014). False by default. */
   trustProxy?: boolean | number | string | undefined;
+  /** One line per request and every 5xx with its stack on stdout (pino); `silent`, the default, logs nothing. */
+  logLevel?: LogLevel | undefined;
 }
 
 /** A hop count trusts that many proxies nearest the server (Fastify's types take it only as a function). */
@@ -33,12 +38,18 @@ function trustProxyOption(trust: boolean | number | string) {
 /** An app for the operations under `prefix`; paths outside it are route_not_found too (the plugin has `prefix`'s). */
 function newApp(prefix: string, settings: HttpSettings): FastifyInstance {
   const app = Fastify({
-    logger: false,
+    ...loggerOptions(settings.logLevel ?? 'silent'),
+    // The spec's request ids, so the log's reqId is the Request-Id the client sees.
+    genReqId: () => newId('RequestId'),
+    ...serverEdgeOptions(),
     frameworkErrors,
     routerOptions: { maxParamLength },
     trustProxy: trustProxyOption(settings.trustProxy ?? false),
   });
-  app.addHook('preValidation', refuseNulCharacters);
+  logRequests(app);
+  ignoreUnknownExpectations(app);
+  strictJsonParser(app);
+  app.addHook('preValidation', refuseUnfitValues);
   if (prefix !== '') {
     app.setNotFoundHandler((request, reply) =>
       sendRouteNotFound(reply, `No operation has the path ${request.url.split('?')[0]}.`),
@@ -54,7 +65,12 @@ export async function buildApps(
 ): Promise<ServiceApps> {
   const all = Object.values(routes);
   const handlers = { ...apiHandlers(dependencies), ...oauthHandlers(dependencies) };
-  const common = { handlers, authenticate: authenticateHook(dependencies), renderError: renderOAuthError };
+  const common = {
+    handlers,
+    authenticate: authenticateHook(dependencies),
+    renderError: renderOAuthError,
+    requestId: (request: FastifyRequest) => request.id,
+  };
   const api = newApp(pathOf(dependencies.urls.baseUrl), settings);
   await api.register(telemetryServer, {
     ...common,
