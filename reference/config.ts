@@ -18,6 +18,7 @@ const environment: Record<string, keyof StartOptions> = {
   TELEMETRY_OAUTH_REDIRECT_URI: 'oauthRedirectUri',
   TELEMETRY_TRUST_PROXY: 'trustProxy',
   TELEMETRY_ADDRESS_LIMIT: 'addressRequestsPerWindow',
+  TELEMETRY_LOG_LEVEL: 'logLevel',
 };
 const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'timeScale', 'addressRequestsPerWindow']);
 
@@ -60,6 +61,11 @@ export function loadStartOptions(
     if (!missing || configFile !== undefined)
       throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  const merged = { dataDir: '.telemetry-data', ...fromFile, ...fromEnvironment(variables) };
+  const merged = {
+    dataDir: '.telemetry-data',
+    logLevel: 'info' as const,
+    ...fromFile,
+    ...fromEnvironment(variables),
+  };
   return { ...merged, dataDir: path.resolve(cwd, merged.dataDir) };
 }

@@ -10,6 +10,7 @@ import { newAddressLimit } from './http/address-limit.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
+import type { LogLevel } from './http/request-log.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import type { ServiceUrls } from './services/urls.js';
@@ -40,6 +41,8 @@ export interface StartOptions {
    * the socket's peer), true (any), a hop count, or addresses/CIDRs separated by commas.
    */
   trustProxy?: boolean | number | string;
+  /** One log line per request on stdout at `info`; `silent` (the default of `start()`) logs nothing. */
+  logLevel?: LogLevel;
   /** Requests per window and client address without a valid credential; the spec's x-rate-limit.perAddress by default. */
   addressRequestsPerWindow?: number;
   /** Test fixtures for a first start (extra secret keys, a revoked key); none for a normal start. */
@@ -102,7 +105,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     wsUrl: `ws://${host}:${apiListener.port}`,
     ...options.publicUrls,
   } satisfies ServiceUrls);
-  const apps = await buildApps(dependencies, { trustProxy: options.trustProxy });
+  const apps = await buildApps(dependencies, { trustProxy: options.trustProxy, logLevel: options.logLevel });
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;

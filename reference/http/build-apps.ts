@@ -9,7 +9,7 @@ import type { ServiceDependencies } from './dependencies.js';
 import { ignoreUnknownExpectations, serverEdgeOptions, strictJsonParser } from './http-edges.js';
 import { frameworkErrors, refuseUnfitValues, sendRouteNotFound } from './input-guards.js';
 import { oauthHandlers, renderOAuthError } from './oauth-handlers.js';
-import { type LogLevel, loggerOptions, logRequests } from './request-log.js';
+import { type DestinationStream, type LogLevel, loggerOptions, logRequests } from './request-log.js';
 
 /** The two HTTP faces of the service: the REST API at `{base_url}` and the authorization server at `{auth_url}`. */
 export interface ServiceApps {
@@ -28,6 +28,8 @@ export interface HttpSettings {
   trustProxy?: boolean | number | string | undefined;
   /** One line per request and every 5xx with its stack on stdout (pino); `silent`, the default, logs nothing. */
   logLevel?: LogLevel | undefined;
+  /** Where log lines go (stdout by default); tests collect them. */
+  logStream?: DestinationStream | undefined;
 }
 
 /** A hop count trusts that many proxies nearest the server (Fastify's types take it only as a function). */
@@ -38,7 +40,7 @@ function trustProxyOption(trust: boolean | number | string) {
 /** An app for the operations under `prefix`; paths outside it are route_not_found too (the plugin has `prefix`'s). */
 function newApp(prefix: string, settings: HttpSettings): FastifyInstance {
   const app = Fastify({
-    ...loggerOptions(settings.logLevel ?? 'silent'),
+    ...loggerOptions(settings.logLevel ?? 'silent', settings.logStream),
     // The spec's request ids, so the log's reqId is the Request-Id the client sees.
     genReqId: () => newId('RequestId'),
     ...serverEdgeOptions(),

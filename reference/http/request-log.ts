@@ -1,6 +1,11 @@
 import { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { requestIdHeader } from '../../generated/server/plugin.js';
 
+/** Where pino writes each line (a JSON text ending in a newline). */
+export interface DestinationStream {
+  write(line: string): void;
+}
+
 /** pino's levels; `silent` logs nothing (the default of tests and of `buildApps`). */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -9,10 +14,14 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
  * bodies are never logged (they carry keys, secrets, codes and tokens), and a request's line names its path without
  * the query. The paths in `redact` guard anything that logs a request object anyway.
  */
-export function loggerOptions(level: LogLevel): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+export function loggerOptions(
+  level: LogLevel,
+  stream?: DestinationStream,
+): Pick<FastifyServerOptions, 'logger' | 'logController'> {
   return {
     logger: {
       level,
+      ...(stream === undefined ? {} : { stream }),
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'req.body', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
