@@ -19,6 +19,7 @@ const environment: Record<string, keyof StartOptions> = {
   TELEMETRY_TRUST_PROXY: 'trustProxy',
   TELEMETRY_ADDRESS_LIMIT: 'addressRequestsPerWindow',
   TELEMETRY_LOG_LEVEL: 'logLevel',
+  TELEMETRY_CORS_ORIGINS: 'corsOrigins',
 };
 const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'timeScale', 'addressRequestsPerWindow']);
 
@@ -42,6 +43,7 @@ function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
       if (!Number.isFinite(number)) throw new ConfigError(`${variable} must be a number, got "${value}"`);
       options[option] = number;
     } else if (option === 'trustProxy') options[option] = trustProxyOf(value);
+    else if (option === 'corsOrigins') options[option] = value.split(',').map((origin) => origin.trim());
     else options[option] = option === 'autoApproveConsent' ? value === 'true' : value;
   }
   return options as Partial<StartOptions>;

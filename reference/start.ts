@@ -41,6 +41,8 @@ export interface StartOptions {
    * the socket's peer), true (any), a hop count, or addresses/CIDRs separated by commas.
    */
   trustProxy?: boolean | number | string;
+  /** Origins that may call the publishable-key operations from a browser; `*` (the default) is any. */
+  corsOrigins?: string[];
   /** One log line per request on stdout at `info`; `silent` (the default of `start()`) logs nothing. */
   logLevel?: LogLevel;
   /** Requests per window and client address without a valid credential; the spec's x-rate-limit.perAddress by default. */
@@ -105,7 +107,11 @@ export async function start(options: StartOptions): Promise<RunningService> {
     wsUrl: `ws://${host}:${apiListener.port}`,
     ...options.publicUrls,
   } satisfies ServiceUrls);
-  const apps = await buildApps(dependencies, { trustProxy: options.trustProxy, logLevel: options.logLevel });
+  const apps = await buildApps(dependencies, {
+    trustProxy: options.trustProxy,
+    logLevel: options.logLevel,
+    corsOrigins: options.corsOrigins,
+  });
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;

@@ -6,10 +6,16 @@ import { apiHandlers } from './api-handlers.js';
 import { authenticateHook } from './authenticate-hook.js';
 import { redirectInvalidAuthorization } from './authorization-redirects.js';
 import type { ServiceDependencies } from './dependencies.js';
-import { ignoreUnknownExpectations, serverEdgeOptions, strictJsonParser } from './http-edges.js';
+import {
+  ignoreUnknownExpectations,
+  type RequestTimeouts,
+  serverEdgeOptions,
+  strictJsonParser,
+} from './http-edges.js';
 import { frameworkErrors, refuseUnfitValues, sendRouteNotFound } from './input-guards.js';
 import { oauthHandlers, renderOAuthError } from './oauth-handlers.js';
 import { type DestinationStream, type LogLevel, loggerOptions, logRequests } from './request-log.js';
+import { corsForPublishableOperations, securityHeaders } from './response-headers.js';
 
 /** The two HTTP faces of the service: the REST API at `{base_url}` and the authorization server at `{auth_url}`. */
 export interface ServiceApps {
@@ -28,6 +34,10 @@ export interface HttpSettings {
   trustProxy?: boolean | number | string | undefined;
   /** One line per request and every 5xx with its stack on stdout (pino); `silent`, the default, logs nothing. */
   logLevel?: LogLevel | undefined;
+  /** Origins allowed to call the publishable-key operations from a browser (`*`: any; empty: no CORS). */
+  corsOrigins?: readonly string[] | undefined;
+  /** Slow-client limits; the spec's x-limits by default (tests shorten them). */
+  timeouts?: RequestTimeouts | undefined;
   /** Where log lines go (stdout by default); tests collect them. */
   logStream?: DestinationStream | undefined;
 }
@@ -43,12 +53,13 @@ function newApp(prefix: string, settings: HttpSettings): FastifyInstance {
     ...loggerOptions(settings.logLevel ?? 'silent', settings.logStream),
     // The spec's request ids, so the log's reqId is the Request-Id the client sees.
     genReqId: () => newId('RequestId'),
-    ...serverEdgeOptions(),
+    ...serverEdgeOptions(settings.timeouts),
     frameworkErrors,
     routerOptions: { maxParamLength },
     trustProxy: trustProxyOption(settings.trustProxy ?? false),
   });
   logRequests(app);
+  securityHeaders(app);
   ignoreUnknownExpectations(app);
   strictJsonParser(app);
   app.addHook('preValidation', refuseUnfitValues);
@@ -74,6 +85,7 @@ export async function buildApps(
     requestId: (request: FastifyRequest) => request.id,
   };
   const api = newApp(pathOf(dependencies.urls.baseUrl), settings);
+  corsForPublishableOperations(api, pathOf(dependencies.urls.baseUrl), settings.corsOrigins ?? ['*']);
   await api.register(telemetryServer, {
     ...common,
     prefix: pathOf(dependencies.urls.baseUrl),

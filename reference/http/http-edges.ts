@@ -54,16 +54,27 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   );
 }
 
-/** Server options for the edges: time limits from the spec's x-limits, no Host required (HTTP/1.0 clients). */
-export function serverEdgeOptions(): Pick<FastifyServerOptions, 'requestTimeout' | 'clientErrorHandler'> & {
-  http: ServerOptions;
-} {
+/** How long a request's headers, and the whole request, may take to arrive; the spec's x-limits by default. */
+export interface RequestTimeouts {
+  headersSeconds: number;
+  requestSeconds: number;
+}
+
+export const specTimeouts: RequestTimeouts = {
+  headersSeconds: limits.requestHeadersTimeoutSeconds,
+  requestSeconds: limits.requestTimeoutSeconds,
+};
+
+/** Server options for the edges: time limits for slow clients, no Host required (HTTP/1.0 clients). */
+export function serverEdgeOptions(
+  timeouts: RequestTimeouts = specTimeouts,
+): Pick<FastifyServerOptions, 'requestTimeout' | 'clientErrorHandler'> & { http: ServerOptions } {
   return {
     // The whole request (headers and body) must arrive within this; Node checks once a second.
-    requestTimeout: limits.requestTimeoutSeconds * 1000,
+    requestTimeout: timeouts.requestSeconds * 1000,
     http: {
       requireHostHeader: false,
-      headersTimeout: limits.requestHeadersTimeoutSeconds * 1000,
+      headersTimeout: timeouts.headersSeconds * 1000,
       connectionsCheckingInterval: 1000,
     },
     clientErrorHandler: answerClientError,
