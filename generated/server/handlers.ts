@@ -430,7 +430,8 @@ export interface GetReportFeedInput {
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1feed.xml/get
  */
 export type GetReportFeedReply =
-  | { status: 200; body: GetReportFeedResponses['200']; }
+  | { status: 200; body: GetReportFeedResponses['200']; headers?: { ETag?: string; 'Cache-Control'?: string; }; }
+  | { status: 304; headers?: { ETag?: string; }; }
   | { status: 400; body: GetReportFeedResponses['400']; }
   | { status: 404; body: GetReportFeedResponses['404']; }
   | { status: 429; body: GetReportFeedResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }

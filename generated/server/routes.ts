@@ -215,6 +215,7 @@ export const routes = {
     requestBody: null,
     responses: {
       '200': { contentType: 'application/rss+xml' },
+      '304': { contentType: null },
       '400': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '404': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '429': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },

@@ -37,6 +37,7 @@ export const apiPolicies = {
     maxJsonNestingDepth: 32,
     requestHeadersTimeoutSeconds: 10,
     requestTimeoutSeconds: 30,
+    maxFeedItems: 50,
   },
   webhookDelivery: {
     description: 'How every entry of `webhooks` is delivered, signed and retried.',

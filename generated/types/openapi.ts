@@ -2400,14 +2400,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The RSS 2.0 feed document. */
+            /** @description The RSS 2.0 feed document, with the newest `x-limits.maxFeedItems` published records. */
             200: {
                 headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/rss+xml": string;
                 };
+            };
+            /** @description The feed is unchanged since the ETag given in If-None-Match. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid parameter: `invalid_request_error` with `param`. */
             400: {

@@ -251,6 +251,7 @@ export type GetReportFeedParameters = operations['getReportFeed']['parameters'];
  */
 export type GetReportFeedResponses = {
   '200': operations['getReportFeed']['responses']['200']['content']['application/rss+xml'];
+  '304': undefined;
   '400': operations['getReportFeed']['responses']['400']['content']['application/json'];
   '404': operations['getReportFeed']['responses']['404']['content']['application/json'];
   '429': operations['getReportFeed']['responses']['429']['content']['application/json'];

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { telemetryServer } from '../../generated/server/plugin.js';
 import { routes } from '../../generated/server/routes.js';
+import { FeedCache, feedInvalidatingStore } from '../services/feed-cache.js';
 import { newId } from '../services/ids.js';
 import { apiHandlers } from './api-handlers.js';
 import { authenticateHook } from './authenticate-hook.js';
@@ -77,10 +78,13 @@ export async function buildApps(
   settings: HttpSettings = {},
 ): Promise<ServiceApps> {
   const all = Object.values(routes);
-  const handlers = { ...apiHandlers(dependencies), ...oauthHandlers(dependencies) };
+  const feeds = new FeedCache(dependencies.clock);
+  // Handlers write through a store that tells the feed cache, so a feed is rebuilt only after its account changed.
+  const watched = { ...dependencies, store: feedInvalidatingStore(dependencies.store, feeds) };
+  const handlers = { ...apiHandlers(watched, feeds), ...oauthHandlers(watched) };
   const common = {
     handlers,
-    authenticate: authenticateHook(dependencies),
+    authenticate: authenticateHook(watched),
     renderError: renderOAuthError,
     requestId: (request: FastifyRequest) => request.id,
   };
