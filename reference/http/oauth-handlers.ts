@@ -121,6 +121,10 @@ export const renderOAuthError: RenderError = ({ problem, operationId, request })
   if (operationId !== tokenOperation) return null;
   const grantType = (request.body as { grant_type?: unknown } | undefined)?.grant_type;
   const known = typeof grantType === 'string' && Object.hasOwn(grantTypes, grantType);
-  const error = grantType !== undefined && !known ? 'unsupported_grant_type' : 'invalid_request';
-  return { status: 400, body: { error, error_description: problem.message } };
+  if (grantType !== undefined && !known) {
+    const supported = Object.keys(grantTypes).join(' or ');
+    const description = `grant_type ${JSON.stringify(grantType)} is not supported; use ${supported}.`;
+    return { status: 400, body: { error: 'unsupported_grant_type', error_description: description } };
+  }
+  return { status: 400, body: { error: 'invalid_request', error_description: problem.message } };
 };
