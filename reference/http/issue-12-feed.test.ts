@@ -57,3 +57,22 @@ describe('report feed (issue 12, item 1)', () => {
     expect(changed.text).toContain(record.id);
   });
 });
+
+describe('feed cache', () => {
+  it('builds a feed once for concurrent readers', async () => {
+    const { FeedCache } = await import('../services/feed-cache.js');
+    const cache = new FeedCache(fixture().clock);
+    let builds = 0;
+    const render = async () => {
+      builds += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return '<rss/>';
+    };
+    const feeds = await Promise.all(Array.from({ length: 20 }, () => cache.get('rpt_1', 'acct_1', render)));
+    expect(builds).toBe(1);
+    expect(new Set(feeds.map((feed) => feed.etag)).size).toBe(1);
+    cache.changed('acct_1');
+    await cache.get('rpt_1', 'acct_1', render);
+    expect(builds).toBe(2);
+  });
+});

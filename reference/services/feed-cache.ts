@@ -24,6 +24,7 @@ export class FeedCache {
     max: maxFeeds,
   });
   readonly #generations = new LRUCache<string, number>({ max: 100_000 });
+  readonly #building = new Map<string, Promise<CachedFeed>>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -33,6 +34,20 @@ export class FeedCache {
     const cached = this.#feeds.get(reportId);
     const fresh = cached && this.clock.now() - cached.storedAt < maxAgeSeconds * 1000;
     if (cached && fresh && cached.accountId === accountId && cached.generation === generation) return cached;
+    // Concurrent readers of a feed being built wait for that one build instead of starting their own.
+    const key = `${reportId} ${generation}`;
+    const pending = this.#building.get(key);
+    if (pending !== undefined) return pending;
+    const building = this.#build(reportId, accountId, generation, render);
+    this.#building.set(key, building);
+    try {
+      return await building;
+    } finally {
+      this.#building.delete(key);
+    }
+  }
+
+  async #build(reportId: string, accountId: string, generation: number, render: () => Promise<string>) {
     const xml = await render();
     const etag = `"${createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
     this.#feeds.set(reportId, { xml, etag, accountId, generation, storedAt: this.clock.now() });
