@@ -19,9 +19,25 @@ const environment: Record<string, keyof StartOptions> = {
   TELEMETRY_AUTO_APPROVE_CONSENT: 'autoApproveConsent',
   TELEMETRY_OAUTH_REDIRECT_URI: 'oauthRedirectUri',
   TELEMETRY_WEBHOOK_ALLOW_PRIVATE: 'allowPrivateWebhookTargets',
+  TELEMETRY_TRUST_PROXY: 'trustProxy',
+  TELEMETRY_ADDRESS_LIMIT: 'addressRequestsPerWindow',
+  TELEMETRY_LOG_LEVEL: 'logLevel',
+  TELEMETRY_CORS_ORIGINS: 'corsOrigins',
 };
 const booleans = new Set<keyof StartOptions>(['autoApproveConsent', 'allowPrivateWebhookTargets']);
-const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'mqttPort', 'timeScale']);
+const numeric = new Set<keyof StartOptions>([
+  'apiPort',
+  'authPort',
+  'mqttPort',
+  'timeScale',
+  'addressRequestsPerWindow',
+]);
+
+/** `true`, `false`, a hop count, or addresses and CIDRs separated by commas, as Fastify's trustProxy takes them. */
+function trustProxyOf(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^[0-9]+$/.test(value) ? Number(value) : value;
+}
 
 function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
   const options: Record<string, unknown> = {};
@@ -32,7 +48,9 @@ function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
       const number = Number(value);
       if (!Number.isFinite(number)) throw new ConfigError(`${variable} must be a number, got "${value}"`);
       options[option] = number;
-    } else options[option] = booleans.has(option) ? value === 'true' : value;
+    } else if (option === 'trustProxy') options[option] = trustProxyOf(value);
+    else if (option === 'corsOrigins') options[option] = value.split(',').map((origin) => origin.trim());
+    else options[option] = booleans.has(option) ? value === 'true' : value;
   }
   return options as Partial<StartOptions>;
 }
@@ -51,6 +69,11 @@ export function loadStartOptions(
     if (!missing || configFile !== undefined)
       throw new ConfigError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  const merged = { dataDir: '.telemetry-data', ...fromFile, ...fromEnvironment(variables) };
+  const merged = {
+    dataDir: '.telemetry-data',
+    logLevel: 'info' as const,
+    ...fromFile,
+    ...fromEnvironment(variables),
+  };
   return { ...merged, dataDir: path.resolve(cwd, merged.dataDir) };
 }

@@ -5,6 +5,7 @@ import { ConfigError } from './config-error.js';
 import type { SeededCredentials } from './seed.js';
 import { liveFeedUrl } from './services/urls.js';
 import { start } from './start.js';
+import { startupWarnings } from './startup-warnings.js';
 
 function printCredentials(seeded: SeededCredentials): void {
   console.log('\nFirst start: these credentials are shown once (only their digests are stored).');
@@ -21,6 +22,7 @@ function printCredentials(seeded: SeededCredentials): void {
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { config: { type: 'string' } }, strict: true });
   const options = loadStartOptions(values.config, process.env, process.cwd());
+  for (const warning of startupWarnings(options)) console.warn(warning);
   const service = await start(options);
   console.log(
     `REST API   ${service.urls.baseUrl}\nOAuth      ${service.urls.authUrl}\n` +

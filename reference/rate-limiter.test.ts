@@ -34,4 +34,21 @@ describe('fixed-window rate limiter', () => {
       'Retry-After': '60',
     });
   });
+
+  it('peeks without counting', () => {
+    const limiter = new FixedWindowRateLimiter(new ManualClock(0), windowSeconds);
+    expect(limiter.peek('key', 1).allowed).toBe(true);
+    expect(limiter.take('key', 1).allowed).toBe(true);
+    expect(limiter.peek('key', 1).allowed).toBe(false);
+  });
+
+  it('keeps at most its cap of windows, so many distinct addresses cannot grow memory (issue 12, item 3)', () => {
+    const limiter = new FixedWindowRateLimiter(new ManualClock(0), windowSeconds, 2);
+    limiter.take('first', 1);
+    limiter.take('second', 1);
+    limiter.take('third', 1);
+    // The least recently used window was dropped: "first" starts afresh.
+    expect(limiter.take('first', 1).allowed).toBe(true);
+    expect(limiter.take('third', 1).allowed).toBe(false);
+  });
 });

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Clock } from './clock.js';
 
 export interface RateDecision {
@@ -9,30 +10,46 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
+/** Windows kept at most (ADR 0014): far more than the credentials or addresses active in one window. */
+export const defaultMaxWindows = 100_000;
+
 /**
- * A fixed window per credential (the spec's `x-rate-limit.window`): the first request opens a window of
- * `windowSeconds`; at most `limit` requests are admitted in it. Each credential has its own window, so one key's
- * exhaustion never affects another. Memory stays bounded: expired windows are dropped as they are met.
+ * A fixed window per credential (the spec's `x-rate-limit.window`), or per client address: the first request opens
+ * a window of `windowSeconds`; at most `limit` requests are admitted in it. Each key has its own window, so one
+ * key's exhaustion never affects another. Memory stays bounded: windows live in an LRU of `maxWindows` entries, each
+ * dropped once its window ends.
  */
 export class FixedWindowRateLimiter {
-  readonly #windows = new Map<string, { startedAt: number; count: number }>();
+  readonly #windows: LRUCache<string, { startedAt: number; count: number }>;
 
   constructor(
     private readonly clock: Clock,
     private readonly windowSeconds: number,
-  ) {}
+    maxWindows = defaultMaxWindows,
+  ) {
+    this.#windows = new LRUCache({ max: maxWindows });
+  }
 
-  take(credentialId: string, limit: number): RateDecision {
+  /** Counts a request against `key`'s window and says whether it is admitted. */
+  take(key: string, limit: number): RateDecision {
+    return this.#decide(key, limit, true);
+  }
+
+  /** What `take` would answer, without counting: whether `key` already used up its window. */
+  peek(key: string, limit: number): RateDecision {
+    return this.#decide(key, limit, false);
+  }
+
+  #decide(key: string, limit: number, count: boolean): RateDecision {
     const now = this.clock.now();
     const windowMilliseconds = this.windowSeconds * 1000;
-    let window = this.#windows.get(credentialId);
+    let window = this.#windows.get(key);
     if (window === undefined || now - window.startedAt >= windowMilliseconds) {
       window = { startedAt: now, count: 0 };
-      this.#windows.set(credentialId, window);
-      this.#sweep(now, windowMilliseconds);
+      if (count) this.#windows.set(key, window);
     }
     const allowed = window.count < limit;
-    if (allowed) window.count += 1;
+    if (allowed && count) window.count += 1;
     const resetSeconds = Math.max(1, Math.ceil((window.startedAt + windowMilliseconds - now) / 1000));
     return {
       allowed,
@@ -41,13 +58,6 @@ export class FixedWindowRateLimiter {
       windowSeconds: this.windowSeconds,
       resetSeconds,
     };
-  }
-
-  #sweep(now: number, windowMilliseconds: number): void {
-    if (this.#windows.size < 10_000) return;
-    for (const [credential, window] of this.#windows) {
-      if (now - window.startedAt >= windowMilliseconds) this.#windows.delete(credential);
-    }
   }
 }
 

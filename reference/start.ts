@@ -10,9 +10,11 @@ import { startWebhookDelivery } from './delivery/webhook-delivery.js';
 import type { FanoutBus } from './fanout/fanout-bus.js';
 import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
 import { LiveFeedServer } from './fanout/live-feed-server.js';
+import { newAddressLimit } from './http/address-limit.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
+import type { LogLevel } from './http/request-log.js';
 import { startIngestServer } from './ingest/ingest-server.js';
 import { persistentClock } from './persistent-clock.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
@@ -44,6 +46,17 @@ export interface StartOptions {
   autoApproveConsent?: boolean;
   /** The redirect URI of the OAuth client seeded on first start. */
   oauthRedirectUri?: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (Fastify's `trustProxy`): false (the default:
+   * the socket's peer), true (any), a hop count, or addresses/CIDRs separated by commas.
+   */
+  trustProxy?: boolean | number | string;
+  /** Origins that may call the publishable-key operations from a browser; `*` (the default) is any. */
+  corsOrigins?: string[];
+  /** One log line per request on stdout at `info`; `silent` (the default of `start()`) logs nothing. */
+  logLevel?: LogLevel;
+  /** Requests per window and client address without a valid credential; the spec's x-rate-limit.perAddress by default. */
+  addressRequestsPerWindow?: number;
   /** Test fixtures for a first start (extra secret keys, a revoked key); none for a normal start. */
   seedExtras?: SeedExtras;
   /** Local testing only: webhooks may point at loopback and private addresses (and use plain http on loopback). */
@@ -94,6 +107,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
     urls: { baseUrl: '', authUrl: '', mqttBroker: '', wsUrl: '' },
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+    addressLimit: newAddressLimit(
+      new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+      options.addressRequestsPerWindow,
+    ),
     autoApproveConsent: options.autoApproveConsent ?? false,
     streamLifecycle,
     webhookTargets,
@@ -114,7 +131,11 @@ export async function start(options: StartOptions): Promise<RunningService> {
     wsUrl: `ws://${host}:${apiListener.port}`,
     ...options.publicUrls,
   } satisfies ServiceUrls);
-  const apps = await buildApps(dependencies);
+  const apps = await buildApps(dependencies, {
+    trustProxy: options.trustProxy,
+    logLevel: options.logLevel,
+    corsOrigins: options.corsOrigins,
+  });
   // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
   const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
   liveFeed.attach(apps.api.server);

@@ -58,6 +58,11 @@ const fastifyErrors: Readonly<Record<string, Explained>> = {
     message: () => 'The request body is not well-formed JSON.',
   },
   FST_ERR_CTP_EMPTY_JSON_BODY: { role: 'malformedBody', message: () => 'The JSON request body is empty.' },
+  // QUERY (RFC 10008) must carry a Content-Type; Fastify refuses it before routing to the not-found handler.
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: {
+    role: 'unsupportedContentType',
+    message: (request) => `A ${request.method} request needs a Content-Type header.`,
+  },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     role: 'malformedBody',
     message: () => 'The request body does not match its Content-Length.',

@@ -430,9 +430,11 @@ export interface GetReportFeedInput {
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1feed.xml/get
  */
 export type GetReportFeedReply =
-  | { status: 200; body: GetReportFeedResponses['200']; }
+  | { status: 200; body: GetReportFeedResponses['200']; headers?: { ETag?: string; 'Cache-Control'?: string; }; }
+  | { status: 304; headers?: { ETag?: string; }; }
   | { status: 400; body: GetReportFeedResponses['400']; }
   | { status: 404; body: GetReportFeedResponses['404']; }
+  | { status: 429; body: GetReportFeedResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
   | { status: 500; body: GetReportFeedResponses['500']; };
 /**
  * Read a report's feed
@@ -727,7 +729,8 @@ export interface OauthConsentInput {
  */
 export type OauthConsentReply =
   | { status: 302; headers?: { Location?: string; }; }
-  | { status: 400; body: OauthConsentResponses['400']; };
+  | { status: 400; body: OauthConsentResponses['400']; }
+  | { status: 429; body: OauthConsentResponses['429']; headers?: { 'Retry-After'?: number; }; };
 /**
  * Give or refuse consent
  * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
@@ -757,7 +760,8 @@ export interface OauthTokenInput {
 export type OauthTokenReply =
   | { status: 200; body: OauthTokenResponses['200']; headers?: { 'Cache-Control'?: string; }; }
   | { status: 400; body: OauthTokenResponses['400']; }
-  | { status: 401; body: OauthTokenResponses['401']; };
+  | { status: 401; body: OauthTokenResponses['401']; }
+  | { status: 429; body: OauthTokenResponses['429']; headers?: { 'Retry-After'?: number; }; };
 /**
  * Exchange a code or refresh a token
  * @see spec/openapi.yaml#/paths/~1oauth~1token/post

@@ -215,8 +215,10 @@ export const routes = {
     requestBody: null,
     responses: {
       '200': { contentType: 'application/rss+xml' },
+      '304': { contentType: null },
       '400': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '404': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
+      '429': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '500': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
     },
   },
@@ -359,6 +361,7 @@ export const routes = {
     responses: {
       '302': { contentType: null },
       '400': { contentType: 'text/html' },
+      '429': { contentType: 'text/html' },
     },
   },
   oauthToken: {
@@ -372,6 +375,7 @@ export const routes = {
       '200': { contentType: 'application/json', schema: responseSchemas.TokenResponse },
       '400': { contentType: 'application/json', schema: responseSchemas.OAuthError },
       '401': { contentType: 'application/json', schema: responseSchemas.OAuthError },
+      '429': { contentType: 'application/json', schema: responseSchemas.OAuthError },
     },
   },
   publishRecord: {

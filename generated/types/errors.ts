@@ -23,9 +23,12 @@ export const errorCodes = {
   parameter_unknown: { status: 400, type: 'invalid_request_error', description: 'The request names a parameter the operation does not accept; `param` names it.' },
   parameters_exclusive: { status: 400, type: 'invalid_request_error', description: 'Two parameters that exclude each other were both given (`after` and `before`); `param` names the second.' },
   cursor_invalid: { status: 400, type: 'invalid_request_error', description: 'A cursor is not the id of an item of this list; `param` names it.' },
-  body_invalid_json: { status: 400, type: 'invalid_request_error', description: 'The request body is not well-formed JSON.' },
+  body_invalid_json: { status: 400, type: 'invalid_request_error', description: 'The request body is not well-formed JSON, repeats a key within one object, or nests deeper than `x-limits.maxJsonNestingDepth`.' },
   content_type_unsupported: { status: 400, type: 'invalid_request_error', description: 'The request body is not `application/json` (or, at the token endpoint, form-encoded).' },
   body_too_large: { status: 413, type: 'invalid_request_error', description: 'The request body is larger than x-limits.maxRequestBodyBytes.' },
+  request_malformed: { status: 400, type: 'invalid_request_error', description: 'The request is not well-formed HTTP (its request line, method, framing or headers), or repeats a header that must appear once (Authorization).' },
+  request_timeout: { status: 408, type: 'invalid_request_error', description: 'The request\'s headers or body did not arrive in time; the connection is closed.' },
+  headers_too_large: { status: 431, type: 'invalid_request_error', description: 'The request\'s header section is larger than the service accepts.' },
   route_not_found: { status: 404, type: 'not_found_error', description: 'No operation has this path.' },
   method_not_allowed: { status: 405, type: 'invalid_request_error', description: 'The path exists but not with this method.' },
   resource_missing: { status: 404, type: 'not_found_error', description: 'No object with this id exists in the account (another account\'s objects are reported the same way).' },
@@ -34,7 +37,7 @@ export const errorCodes = {
   report_archived: { status: 409, type: 'conflict_error', description: 'The report is archived; it can be neither archived again nor have its records changed.' },
   webhook_limit_reached: { status: 400, type: 'invalid_request_error', description: 'The account already has the maximum number of webhooks.' },
   webhook_url_forbidden: { status: 400, type: 'invalid_request_error', description: 'The webhook\'s url is not a public address (loopback, private, link-local, cloud metadata); `param` is `url`.' },
-  rate_limited: { status: 429, type: 'rate_limit_error', description: 'Too many requests for this key in the current window; see `Retry-After`.' },
+  rate_limited: { status: 429, type: 'rate_limit_error', description: 'Too many requests for this key, or from this address without a valid key, in the current window; see `Retry-After`.' },
   internal_error: { status: 500, type: 'api_error', description: 'The service failed; the request may be retried if it is safe to retry.' },
 } as const;
 /** The code that plays each part generated code needs. */

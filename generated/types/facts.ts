@@ -12,6 +12,11 @@ export const apiPolicies = {
       isolation: 'each credential has its own window; one key\'s exhaustion never affects another',
       headers: ['RateLimit-Policy', 'RateLimit', 'Retry-After'],
     },
+    perAddress: {
+      requestsPerWindow: 300,
+      counts: 'requests from one client address that authenticate with no valid credential (none, unknown, revoked, expired), failed client authentication or grants at the token endpoint, wrong API keys at the consent form, and report feeds; never a request with a valid credential',
+      refusal: '429 with Retry-After, in the operation\'s error format; while an address is refused, the token endpoint and the consent form refuse it before checking anything',
+    },
   },
   pagination: {
     description: 'Every list operation pages with cursors: `limit` items per page, `after` (the id of the last item of the previous page) or `before` (the id of the first item of the current page); the list envelope says whether more pages exist and gives the cursor of the next one.',
@@ -29,6 +34,10 @@ export const apiPolicies = {
   limits: {
     maxRequestBodyBytes: 1048576,
     maxWebhooksPerAccount: 16,
+    maxJsonNestingDepth: 32,
+    requestHeadersTimeoutSeconds: 10,
+    requestTimeoutSeconds: 30,
+    maxFeedItems: 50,
   },
   timeScale: {
     scaled: ['access, refresh and subscriber token lifetimes', 'the authorization code lifetime', 'the REST rate window', 'webhook retry delays', 'timestamps the API returns'],
@@ -438,7 +447,7 @@ export const errorCodeMembers = {
   },
   body_invalid_json: {
     role: 'malformed-body',
-    description: 'The request body is not well-formed JSON.',
+    description: 'The request body is not well-formed JSON, repeats a key within one object, or nests deeper than `x-limits.maxJsonNestingDepth`.',
     status: 400,
     type_: 'invalid_request_error',
   },
@@ -452,6 +461,21 @@ export const errorCodeMembers = {
     role: 'body-too-large',
     description: 'The request body is larger than x-limits.maxRequestBodyBytes.',
     status: 413,
+    type_: 'invalid_request_error',
+  },
+  request_malformed: {
+    description: 'The request is not well-formed HTTP (its request line, method, framing or headers), or repeats a header that must appear once (Authorization).',
+    status: 400,
+    type_: 'invalid_request_error',
+  },
+  request_timeout: {
+    description: 'The request\'s headers or body did not arrive in time; the connection is closed.',
+    status: 408,
+    type_: 'invalid_request_error',
+  },
+  headers_too_large: {
+    description: 'The request\'s header section is larger than the service accepts.',
+    status: 431,
     type_: 'invalid_request_error',
   },
   route_not_found: {
@@ -499,7 +523,7 @@ export const errorCodeMembers = {
   },
   rate_limited: {
     role: 'rate-limited',
-    description: 'Too many requests for this key in the current window; see `Retry-After`.',
+    description: 'Too many requests for this key, or from this address without a valid key, in the current window; see `Retry-After`.',
     status: 429,
     type_: 'rate_limit_error',
   },

@@ -782,7 +782,7 @@ export interface components {
          * @description The precise reason of an API error. Each code names its HTTP status (`x-status`) and envelope type (`x-type`). `param_required` and the five authentication codes are documented; the rest are inferred. `x-role` names the part a code plays for generated code (the validators' missing-parameter code, the server's route-not-found code...).
          * @example param_required
          */
-        ErrorCode: string & ("param_required" | "missing_token" | "invalid_token" | "token_expired" | "key_revoked" | "insufficient_scope" | "publishable_key_forbidden" | "parameter_invalid" | "parameter_unknown" | "parameters_exclusive" | "cursor_invalid" | "body_invalid_json" | "content_type_unsupported" | "body_too_large" | "route_not_found" | "method_not_allowed" | "resource_missing" | "stream_live" | "record_published" | "report_archived" | "webhook_limit_reached" | "webhook_url_forbidden" | "rate_limited" | "internal_error");
+        ErrorCode: string & ("param_required" | "missing_token" | "invalid_token" | "token_expired" | "key_revoked" | "insufficient_scope" | "publishable_key_forbidden" | "parameter_invalid" | "parameter_unknown" | "parameters_exclusive" | "cursor_invalid" | "body_invalid_json" | "content_type_unsupported" | "body_too_large" | "request_malformed" | "request_timeout" | "headers_too_large" | "route_not_found" | "method_not_allowed" | "resource_missing" | "stream_live" | "record_published" | "report_archived" | "webhook_limit_reached" | "webhook_url_forbidden" | "rate_limited" | "internal_error");
         /**
          * ErrorResponse
          * @description The API error envelope: `{ error: { type, code, message, param, requestId } }`, all strings; `param` names the offending parameter.
@@ -939,7 +939,7 @@ export interface components {
          */
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable";
             error_description?: string;
         };
         /**
@@ -1813,7 +1813,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -1914,6 +1914,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Too many wrong API keys from this client address (`x-rate-limit.perAddress`); shown as a page. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     oauthToken: {
@@ -1951,6 +1961,16 @@ export interface operations {
             /** @description An RFC 6749 invalid_client error. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description Too many failed attempts from this client address (`x-rate-limit.perAddress`); an RFC 6749 body. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2017,7 +2037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2099,7 +2119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2189,7 +2209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2279,7 +2299,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2383,7 +2403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2419,14 +2439,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The RSS 2.0 feed document. */
+            /** @description The RSS 2.0 feed document, with the newest `x-limits.maxFeedItems` published records. */
             200: {
                 headers: {
+                    "Cache-Control"?: string;
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/rss+xml": string;
                 };
+            };
+            /** @description The feed is unchanged since the ETag given in If-None-Match. */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid parameter: `invalid_request_error` with `param`. */
             400: {
@@ -2442,6 +2472,19 @@ export interface operations {
             404: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2529,7 +2572,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2633,7 +2676,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2724,7 +2767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2825,7 +2868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -2930,7 +2973,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3031,7 +3074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3114,7 +3157,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3196,7 +3239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3286,7 +3329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3386,7 +3429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3490,7 +3533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3584,7 +3627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3666,7 +3709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3748,7 +3791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3838,7 +3881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -3928,7 +3971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -4022,7 +4065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -4113,7 +4156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -4203,7 +4246,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;
@@ -4293,7 +4336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
                     RateLimit?: string;

@@ -251,8 +251,10 @@ export type GetReportFeedParameters = operations['getReportFeed']['parameters'];
  */
 export type GetReportFeedResponses = {
   '200': operations['getReportFeed']['responses']['200']['content']['application/rss+xml'];
+  '304': undefined;
   '400': operations['getReportFeed']['responses']['400']['content']['application/json'];
   '404': operations['getReportFeed']['responses']['404']['content']['application/json'];
+  '429': operations['getReportFeed']['responses']['429']['content']['application/json'];
   '500': operations['getReportFeed']['responses']['500']['content']['application/json'];
 };
 /**
@@ -404,6 +406,7 @@ export type OauthConsentParameters = operations['oauthConsent']['parameters'];
 export type OauthConsentResponses = {
   '302': undefined;
   '400': operations['oauthConsent']['responses']['400']['content']['text/html'];
+  '429': operations['oauthConsent']['responses']['429']['content']['text/html'];
 };
 /**
  * Request body of oauthConsent.
@@ -423,6 +426,7 @@ export type OauthTokenResponses = {
   '200': operations['oauthToken']['responses']['200']['content']['application/json'];
   '400': operations['oauthToken']['responses']['400']['content']['application/json'];
   '401': operations['oauthToken']['responses']['401']['content']['application/json'];
+  '429': operations['oauthToken']['responses']['429']['content']['application/json'];
 };
 /**
  * Request body of oauthToken.

@@ -512,6 +512,11 @@ export const validateGetReportFeedResponse400: Validator<operations.GetReportFee
  */
 export const validateGetReportFeedResponse404: Validator<operations.GetReportFeedResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 429 of getReportFeed (GET /reports/{reportId}/feed.xml).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1feed.xml/get
+ */
+export const validateGetReportFeedResponse429: Validator<operations.GetReportFeedResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 500 of getReportFeed (GET /reports/{reportId}/feed.xml).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1feed.xml/get
  */
@@ -817,6 +822,11 @@ export const validateOauthConsentBody: Validator<operations.OauthConsentRequestB
  */
 export const validateOauthConsentResponse400: Validator<operations.OauthConsentResponses['400']> = validatorFrom(compiled.validateOauthConsentResponse400, failureCodes);
 /**
+ * Response 429 of oauthConsent (POST /oauth/authorize).
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
+ */
+export const validateOauthConsentResponse429: Validator<operations.OauthConsentResponses['429']> = validatorFrom(compiled.validateOauthConsentResponse429, failureCodes);
+/**
  * Request body of oauthToken (POST /oauth/token).
  * @see spec/openapi.yaml#/paths/~1oauth~1token/post
  */
@@ -836,6 +846,11 @@ export const validateOauthTokenResponse400: Validator<operations.OauthTokenRespo
  * @see spec/openapi.yaml#/paths/~1oauth~1token/post
  */
 export const validateOauthTokenResponse401: Validator<operations.OauthTokenResponses['401']> = validatorFrom(compiled.validateOAuthError, failureCodes);
+/**
+ * Response 429 of oauthToken (POST /oauth/token).
+ * @see spec/openapi.yaml#/paths/~1oauth~1token/post
+ */
+export const validateOauthTokenResponse429: Validator<operations.OauthTokenResponses['429']> = validatorFrom(compiled.validateOAuthError, failureCodes);
 /**
  * Path parameters of publishRecord (POST /reports/{reportId}/records/{recordId}/publish), coerced from strings, defaults filled in.
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}~1publish/post

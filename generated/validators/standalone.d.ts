@@ -84,4 +84,5 @@ export declare const validateGetReportFeedResponse200: CompiledValidator;
 export declare const validateOauthAuthorizeResponse200: CompiledValidator;
 export declare const validateOauthAuthorizeResponse400: CompiledValidator;
 export declare const validateOauthConsentResponse400: CompiledValidator;
+export declare const validateOauthConsentResponse429: CompiledValidator;
 export declare const validateDeviceTelemetryTelemetryCsvPayload: CompiledValidator;

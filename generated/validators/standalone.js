@@ -3992,7 +3992,7 @@ return errors === 0;
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateErrorCode = validate50;
-const schema91 = {"type":"string","oneOf":[{"const":"param_required"},{"const":"missing_token"},{"const":"invalid_token"},{"const":"token_expired"},{"const":"key_revoked"},{"const":"insufficient_scope"},{"const":"publishable_key_forbidden"},{"const":"parameter_invalid"},{"const":"parameter_unknown"},{"const":"parameters_exclusive"},{"const":"cursor_invalid"},{"const":"body_invalid_json"},{"const":"content_type_unsupported"},{"const":"body_too_large"},{"const":"route_not_found"},{"const":"method_not_allowed"},{"const":"resource_missing"},{"const":"stream_live"},{"const":"record_published"},{"const":"report_archived"},{"const":"webhook_limit_reached"},{"const":"webhook_url_forbidden"},{"const":"rate_limited"},{"const":"internal_error"}]};
+const schema91 = {"type":"string","oneOf":[{"const":"param_required"},{"const":"missing_token"},{"const":"invalid_token"},{"const":"token_expired"},{"const":"key_revoked"},{"const":"insufficient_scope"},{"const":"publishable_key_forbidden"},{"const":"parameter_invalid"},{"const":"parameter_unknown"},{"const":"parameters_exclusive"},{"const":"cursor_invalid"},{"const":"body_invalid_json"},{"const":"content_type_unsupported"},{"const":"body_too_large"},{"const":"request_malformed"},{"const":"request_timeout"},{"const":"headers_too_large"},{"const":"route_not_found"},{"const":"method_not_allowed"},{"const":"resource_missing"},{"const":"stream_live"},{"const":"record_published"},{"const":"report_archived"},{"const":"webhook_limit_reached"},{"const":"webhook_url_forbidden"},{"const":"rate_limited"},{"const":"internal_error"}]};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4301,8 +4301,8 @@ valid0 = true;
 passing0 = 13;
 }
 const _errs16 = errors;
-if("route_not_found" !== data){
-const err14 = {instancePath,schemaPath:"#/oneOf/14/const",keyword:"const",params:{allowedValue: "route_not_found"},message:"must be equal to constant"};
+if("request_malformed" !== data){
+const err14 = {instancePath,schemaPath:"#/oneOf/14/const",keyword:"const",params:{allowedValue: "request_malformed"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4322,8 +4322,8 @@ valid0 = true;
 passing0 = 14;
 }
 const _errs17 = errors;
-if("method_not_allowed" !== data){
-const err15 = {instancePath,schemaPath:"#/oneOf/15/const",keyword:"const",params:{allowedValue: "method_not_allowed"},message:"must be equal to constant"};
+if("request_timeout" !== data){
+const err15 = {instancePath,schemaPath:"#/oneOf/15/const",keyword:"const",params:{allowedValue: "request_timeout"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4343,8 +4343,8 @@ valid0 = true;
 passing0 = 15;
 }
 const _errs18 = errors;
-if("resource_missing" !== data){
-const err16 = {instancePath,schemaPath:"#/oneOf/16/const",keyword:"const",params:{allowedValue: "resource_missing"},message:"must be equal to constant"};
+if("headers_too_large" !== data){
+const err16 = {instancePath,schemaPath:"#/oneOf/16/const",keyword:"const",params:{allowedValue: "headers_too_large"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4364,8 +4364,8 @@ valid0 = true;
 passing0 = 16;
 }
 const _errs19 = errors;
-if("stream_live" !== data){
-const err17 = {instancePath,schemaPath:"#/oneOf/17/const",keyword:"const",params:{allowedValue: "stream_live"},message:"must be equal to constant"};
+if("route_not_found" !== data){
+const err17 = {instancePath,schemaPath:"#/oneOf/17/const",keyword:"const",params:{allowedValue: "route_not_found"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4385,8 +4385,8 @@ valid0 = true;
 passing0 = 17;
 }
 const _errs20 = errors;
-if("record_published" !== data){
-const err18 = {instancePath,schemaPath:"#/oneOf/18/const",keyword:"const",params:{allowedValue: "record_published"},message:"must be equal to constant"};
+if("method_not_allowed" !== data){
+const err18 = {instancePath,schemaPath:"#/oneOf/18/const",keyword:"const",params:{allowedValue: "method_not_allowed"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4406,8 +4406,8 @@ valid0 = true;
 passing0 = 18;
 }
 const _errs21 = errors;
-if("report_archived" !== data){
-const err19 = {instancePath,schemaPath:"#/oneOf/19/const",keyword:"const",params:{allowedValue: "report_archived"},message:"must be equal to constant"};
+if("resource_missing" !== data){
+const err19 = {instancePath,schemaPath:"#/oneOf/19/const",keyword:"const",params:{allowedValue: "resource_missing"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4427,8 +4427,8 @@ valid0 = true;
 passing0 = 19;
 }
 const _errs22 = errors;
-if("webhook_limit_reached" !== data){
-const err20 = {instancePath,schemaPath:"#/oneOf/20/const",keyword:"const",params:{allowedValue: "webhook_limit_reached"},message:"must be equal to constant"};
+if("stream_live" !== data){
+const err20 = {instancePath,schemaPath:"#/oneOf/20/const",keyword:"const",params:{allowedValue: "stream_live"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4448,8 +4448,8 @@ valid0 = true;
 passing0 = 20;
 }
 const _errs23 = errors;
-if("webhook_url_forbidden" !== data){
-const err21 = {instancePath,schemaPath:"#/oneOf/21/const",keyword:"const",params:{allowedValue: "webhook_url_forbidden"},message:"must be equal to constant"};
+if("record_published" !== data){
+const err21 = {instancePath,schemaPath:"#/oneOf/21/const",keyword:"const",params:{allowedValue: "record_published"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4469,8 +4469,8 @@ valid0 = true;
 passing0 = 21;
 }
 const _errs24 = errors;
-if("rate_limited" !== data){
-const err22 = {instancePath,schemaPath:"#/oneOf/22/const",keyword:"const",params:{allowedValue: "rate_limited"},message:"must be equal to constant"};
+if("report_archived" !== data){
+const err22 = {instancePath,schemaPath:"#/oneOf/22/const",keyword:"const",params:{allowedValue: "report_archived"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4490,8 +4490,8 @@ valid0 = true;
 passing0 = 22;
 }
 const _errs25 = errors;
-if("internal_error" !== data){
-const err23 = {instancePath,schemaPath:"#/oneOf/23/const",keyword:"const",params:{allowedValue: "internal_error"},message:"must be equal to constant"};
+if("webhook_limit_reached" !== data){
+const err23 = {instancePath,schemaPath:"#/oneOf/23/const",keyword:"const",params:{allowedValue: "webhook_limit_reached"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4509,6 +4509,72 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 23;
+}
+const _errs26 = errors;
+if("webhook_url_forbidden" !== data){
+const err24 = {instancePath,schemaPath:"#/oneOf/24/const",keyword:"const",params:{allowedValue: "webhook_url_forbidden"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid0 = _errs26 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 24];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 24;
+}
+const _errs27 = errors;
+if("rate_limited" !== data){
+const err25 = {instancePath,schemaPath:"#/oneOf/25/const",keyword:"const",params:{allowedValue: "rate_limited"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid0 = _errs27 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 25];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 25;
+}
+const _errs28 = errors;
+if("internal_error" !== data){
+const err26 = {instancePath,schemaPath:"#/oneOf/26/const",keyword:"const",params:{allowedValue: "internal_error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid0 = _errs28 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 26];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 26;
+}
+}
+}
 }
 }
 }
@@ -4534,12 +4600,12 @@ passing0 = 23;
 }
 }
 if(!valid0){
-const err24 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err27 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err27];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err27);
 }
 errors++;
 validate50.errors = vErrors;
@@ -5101,8 +5167,8 @@ valid5 = true;
 passing1 = 13;
 }
 const _errs34 = errors;
-if("route_not_found" !== data2){
-const err22 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/14/const",keyword:"const",params:{allowedValue: "route_not_found"},message:"must be equal to constant"};
+if("request_malformed" !== data2){
+const err22 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/14/const",keyword:"const",params:{allowedValue: "request_malformed"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5122,8 +5188,8 @@ valid5 = true;
 passing1 = 14;
 }
 const _errs35 = errors;
-if("method_not_allowed" !== data2){
-const err23 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/15/const",keyword:"const",params:{allowedValue: "method_not_allowed"},message:"must be equal to constant"};
+if("request_timeout" !== data2){
+const err23 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/15/const",keyword:"const",params:{allowedValue: "request_timeout"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5143,8 +5209,8 @@ valid5 = true;
 passing1 = 15;
 }
 const _errs36 = errors;
-if("resource_missing" !== data2){
-const err24 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/16/const",keyword:"const",params:{allowedValue: "resource_missing"},message:"must be equal to constant"};
+if("headers_too_large" !== data2){
+const err24 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/16/const",keyword:"const",params:{allowedValue: "headers_too_large"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5164,8 +5230,8 @@ valid5 = true;
 passing1 = 16;
 }
 const _errs37 = errors;
-if("stream_live" !== data2){
-const err25 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/17/const",keyword:"const",params:{allowedValue: "stream_live"},message:"must be equal to constant"};
+if("route_not_found" !== data2){
+const err25 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/17/const",keyword:"const",params:{allowedValue: "route_not_found"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5185,8 +5251,8 @@ valid5 = true;
 passing1 = 17;
 }
 const _errs38 = errors;
-if("record_published" !== data2){
-const err26 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/18/const",keyword:"const",params:{allowedValue: "record_published"},message:"must be equal to constant"};
+if("method_not_allowed" !== data2){
+const err26 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/18/const",keyword:"const",params:{allowedValue: "method_not_allowed"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5206,8 +5272,8 @@ valid5 = true;
 passing1 = 18;
 }
 const _errs39 = errors;
-if("report_archived" !== data2){
-const err27 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/19/const",keyword:"const",params:{allowedValue: "report_archived"},message:"must be equal to constant"};
+if("resource_missing" !== data2){
+const err27 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/19/const",keyword:"const",params:{allowedValue: "resource_missing"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5227,8 +5293,8 @@ valid5 = true;
 passing1 = 19;
 }
 const _errs40 = errors;
-if("webhook_limit_reached" !== data2){
-const err28 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/20/const",keyword:"const",params:{allowedValue: "webhook_limit_reached"},message:"must be equal to constant"};
+if("stream_live" !== data2){
+const err28 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/20/const",keyword:"const",params:{allowedValue: "stream_live"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5248,8 +5314,8 @@ valid5 = true;
 passing1 = 20;
 }
 const _errs41 = errors;
-if("webhook_url_forbidden" !== data2){
-const err29 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/21/const",keyword:"const",params:{allowedValue: "webhook_url_forbidden"},message:"must be equal to constant"};
+if("record_published" !== data2){
+const err29 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/21/const",keyword:"const",params:{allowedValue: "record_published"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5269,8 +5335,8 @@ valid5 = true;
 passing1 = 21;
 }
 const _errs42 = errors;
-if("rate_limited" !== data2){
-const err30 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/22/const",keyword:"const",params:{allowedValue: "rate_limited"},message:"must be equal to constant"};
+if("report_archived" !== data2){
+const err30 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/22/const",keyword:"const",params:{allowedValue: "report_archived"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5290,8 +5356,8 @@ valid5 = true;
 passing1 = 22;
 }
 const _errs43 = errors;
-if("internal_error" !== data2){
-const err31 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/23/const",keyword:"const",params:{allowedValue: "internal_error"},message:"must be equal to constant"};
+if("webhook_limit_reached" !== data2){
+const err31 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/23/const",keyword:"const",params:{allowedValue: "webhook_limit_reached"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5309,6 +5375,72 @@ else {
 if(_valid1){
 valid5 = true;
 passing1 = 23;
+}
+const _errs44 = errors;
+if("webhook_url_forbidden" !== data2){
+const err32 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/24/const",keyword:"const",params:{allowedValue: "webhook_url_forbidden"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var _valid1 = _errs44 === errors;
+if(_valid1 && valid5){
+valid5 = false;
+passing1 = [passing1, 24];
+}
+else {
+if(_valid1){
+valid5 = true;
+passing1 = 24;
+}
+const _errs45 = errors;
+if("rate_limited" !== data2){
+const err33 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/25/const",keyword:"const",params:{allowedValue: "rate_limited"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid1 = _errs45 === errors;
+if(_valid1 && valid5){
+valid5 = false;
+passing1 = [passing1, 25];
+}
+else {
+if(_valid1){
+valid5 = true;
+passing1 = 25;
+}
+const _errs46 = errors;
+if("internal_error" !== data2){
+const err34 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/26/const",keyword:"const",params:{allowedValue: "internal_error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+var _valid1 = _errs46 === errors;
+if(_valid1 && valid5){
+valid5 = false;
+passing1 = [passing1, 26];
+}
+else {
+if(_valid1){
+valid5 = true;
+passing1 = 26;
+}
+}
+}
 }
 }
 }
@@ -5334,12 +5466,12 @@ passing1 = 23;
 }
 }
 if(!valid5){
-const err32 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+const err35 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err35];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err35);
 }
 errors++;
 validate51.errors = vErrors;
@@ -5364,8 +5496,8 @@ var valid1 = true;
 if(valid1){
 if(data0.message !== undefined){
 let data3 = data0.message;
-const _errs44 = errors;
-if(errors === _errs44){
+const _errs47 = errors;
+if(errors === _errs47){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
 validate51.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
@@ -5377,7 +5509,7 @@ validate51.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/p
 return false;
 }
 }
-var valid1 = _errs44 === errors;
+var valid1 = _errs47 === errors;
 }
 else {
 var valid1 = true;
@@ -5385,8 +5517,8 @@ var valid1 = true;
 if(valid1){
 if(data0.param !== undefined){
 let data4 = data0.param;
-const _errs46 = errors;
-if(errors === _errs46){
+const _errs49 = errors;
+if(errors === _errs49){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
 validate51.errors = [{instancePath:instancePath+"/error/param",schemaPath:"#/properties/error/properties/param/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
@@ -5398,7 +5530,7 @@ validate51.errors = [{instancePath:instancePath+"/error/param",schemaPath:"#/pro
 return false;
 }
 }
-var valid1 = _errs46 === errors;
+var valid1 = _errs49 === errors;
 }
 else {
 var valid1 = true;
@@ -5406,9 +5538,9 @@ var valid1 = true;
 if(valid1){
 if(data0.requestId !== undefined){
 let data5 = data0.requestId;
-const _errs48 = errors;
-const _errs49 = errors;
-if(errors === _errs49){
+const _errs51 = errors;
+const _errs52 = errors;
+if(errors === _errs52){
 if(typeof data5 === "string"){
 if(!pattern32.test(data5)){
 validate51.errors = [{instancePath:instancePath+"/error/requestId",schemaPath:"#/components/schemas/RequestId/pattern",keyword:"pattern",params:{pattern: "^req_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^req_[A-Za-z0-9]{1,64}$"+"\""}];
@@ -5420,7 +5552,7 @@ validate51.errors = [{instancePath:instancePath+"/error/requestId",schemaPath:"#
 return false;
 }
 }
-var valid1 = _errs48 === errors;
+var valid1 = _errs51 === errors;
 }
 else {
 var valid1 = true;
@@ -6666,7 +6798,7 @@ return errors === 0;
 validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateOAuthError = validate65;
-const schema113 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"string","enum":["invalid_request","invalid_client","invalid_grant","unauthorized_client","unsupported_grant_type","invalid_scope"]},"error_description":{"type":"string"}}};
+const schema113 = {"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":{"type":"string","enum":["invalid_request","invalid_client","invalid_grant","unauthorized_client","unsupported_grant_type","invalid_scope","temporarily_unavailable"]},"error_description":{"type":"string"}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6702,7 +6834,7 @@ if(typeof data0 !== "string"){
 validate65.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((((data0 === "invalid_request") || (data0 === "invalid_client")) || (data0 === "invalid_grant")) || (data0 === "unauthorized_client")) || (data0 === "unsupported_grant_type")) || (data0 === "invalid_scope"))){
+if(!(((((((data0 === "invalid_request") || (data0 === "invalid_client")) || (data0 === "invalid_grant")) || (data0 === "unauthorized_client")) || (data0 === "unsupported_grant_type")) || (data0 === "invalid_scope")) || (data0 === "temporarily_unavailable"))){
 validate65.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/enum",keyword:"enum",params:{allowedValues: schema113.properties.error.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -11983,9 +12115,8 @@ return errors === 0;
 }
 validate137.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateDeviceTelemetryTelemetryCsvPayload = validate138;
-const schema200 = {"type":"string","maxLength":65536,"pattern":"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"};
-const pattern83 = new RegExp("^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$", "u");
+export const validateOauthConsentResponse429 = validate138;
+const schema200 = {"type":"string"};
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11997,25 +12128,48 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(errors === 0){
-if(typeof data === "string"){
-if(func1(data) > 65536){
-validate138.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
-return false;
-}
-else {
-if(!pattern83.test(data)){
-validate138.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"},message:"must match pattern \""+"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"+"\""}];
-return false;
-}
-}
-}
-else {
+if(typeof data !== "string"){
 validate138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
 }
 validate138.errors = vErrors;
 return errors === 0;
 }
 validate138.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateDeviceTelemetryTelemetryCsvPayload = validate139;
+const schema201 = {"type":"string","maxLength":65536,"pattern":"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"};
+const pattern83 = new RegExp("^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$", "u");
+
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate139.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(func1(data) > 65536){
+validate139.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"}];
+return false;
+}
+else {
+if(!pattern83.test(data)){
+validate139.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"},message:"must match pattern \""+"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"+"\""}];
+return false;
+}
+}
+}
+else {
+validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate139.errors = vErrors;
+return errors === 0;
+}
+validate139.evaluated = {"dynamicProps":false,"dynamicItems":false};

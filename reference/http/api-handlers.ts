@@ -1,16 +1,19 @@
 import type { Handlers } from '../../generated/server/handlers.js';
 import { routes } from '../../generated/server/routes.js';
+import { apiPolicies } from '../../generated/types/facts.js';
 import { webhookUrlRefusal } from '../delivery/webhook-target.js';
 import { problem } from '../problems.js';
 import { accountObject, requireAccount } from '../services/account.js';
 import type { ServiceContext } from '../services/context.js';
 import { reportFeed } from '../services/feed.js';
+import type { FeedCache } from '../services/feed-cache.js';
 import * as records from '../services/records.js';
 import * as reports from '../services/reports.js';
 import * as streams from '../services/streams.js';
 import { createSubscriberToken } from '../services/subscriber-tokens.js';
 import { reportFeedUrl } from '../services/urls.js';
 import * as webhooks from '../services/webhooks.js';
+import { admitAddress } from './address-limit.js';
 import type { Caller } from './authenticate-hook.js';
 import type { ServiceDependencies } from './dependencies.js';
 
@@ -20,7 +23,17 @@ type ApiHandlers = Omit<Handlers<Caller>, 'oauthAuthorize' | 'oauthConsent' | 'o
 const feedPathTemplate = routes.getReportFeed.url.replace(/:([A-Za-z]+)/g, '{$1}');
 
 /** The REST operations: each validated input goes to its service function; the reply carries the spec's status. */
-export function apiHandlers(dependencies: ServiceDependencies): ApiHandlers {
+/** Feed readers and proxies may keep a feed briefly; past that they revalidate with If-None-Match. */
+const feedCacheControl = 'public, max-age=30';
+
+/** RFC 9110 If-None-Match: `*` or a list of entity tags, compared weakly. */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache): ApiHandlers {
   const context = (caller: Caller): reports.ReportContext => ({
     store: dependencies.store,
     clock: dependencies.clock,
@@ -75,12 +88,18 @@ export function apiHandlers(dependencies: ServiceDependencies): ApiHandlers {
       status: 200,
       body: await reports.deleteReport(context(auth), params.reportId),
     }),
-    getReportFeed: async ({ params }) => {
+    getReportFeed: async ({ params, raw }) => {
+      admitAddress(dependencies.addressLimit, raw);
       const report = await dependencies.store.reports.getById(params.reportId);
       if (report === null)
         throw problem('resource_missing', `No such report: ${params.reportId}.`, 'reportId');
       const url = reportFeedUrl(dependencies.urls, feedPathTemplate, report.id);
-      return { status: 200, body: await reportFeed(dependencies.store, report.accountId, report, url) };
+      const feed = await feeds.get(report.id, report.accountId, () =>
+        reportFeed(dependencies.store, report.accountId, report, url, apiPolicies.limits.maxFeedItems),
+      );
+      const headers = { ETag: feed.etag, 'Cache-Control': feedCacheControl };
+      if (ifNoneMatch(raw.headers['if-none-match'], feed.etag)) return { status: 304, headers };
+      return { status: 200, body: feed.xml, headers };
     },
     listRecords: async ({ auth, params, query }) => ({
       status: 200,

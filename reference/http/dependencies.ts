@@ -5,6 +5,7 @@ import type { FixedWindowRateLimiter } from '../rate-limiter.js';
 import type { StreamLifecycle } from '../services/stream-lifecycle.js';
 import type { ServiceUrls } from '../services/urls.js';
 import type { Store } from '../storage/store.js';
+import type { AddressLimit } from './address-limit.js';
 
 /** Everything the HTTP layer of the reference service runs on; built once by `start()` or a test. */
 export interface ServiceDependencies {
@@ -15,6 +16,8 @@ export interface ServiceDependencies {
   signingKey: Uint8Array;
   accessTokens: AccessTokens;
   rateLimiter: FixedWindowRateLimiter;
+  /** Requests without a valid credential, and public feeds, per client address (x-rate-limit.perAddress). */
+  addressLimit: AddressLimit;
   /** Local testing only: GET /oauth/authorize grants at once, for `login_hint` or the client's own account. */
   autoApproveConsent: boolean;
   /** Hears of stream deletions (the fan-out closes their subscribers); none in tests of the REST layer alone. */

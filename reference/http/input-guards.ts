@@ -23,27 +23,44 @@ export function frameworkErrors(_error: Error, _request: unknown, reply: Fastify
   sendRouteNotFound(reply, 'No operation has this path: it is not a valid URL path.');
 }
 
-/** Where a value holds U+0000 (in a string or a key), as a `param` path (`samples.0.values`), or null. */
-export function nulCharacterPath(value: unknown, path = ''): string | null {
+/** What makes a value unfit to store: U+0000 and lone UTF-16 surrogates (PostgreSQL text and jsonb refuse both), numbers
+ * that overflowed to infinity (JSON has no infinity; `1e400` would be stored as something else). */
+function unfit(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : 'must be a finite number';
+  if (typeof value !== 'string') return null;
+  if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+  return loneSurrogate.test(value) ? 'must not contain a lone UTF-16 surrogate' : null;
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first unfit value or key, with its `param` path (`samples.0.values`); the body's depth is already bounded. */
+export function unfitValue(value: unknown, path = ''): { path: string; reason: string } | null {
   const join = (key: string) => (path === '' ? key : `${path}.${key}`);
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  const reason = unfit(value);
+  if (reason !== null) return { path, reason };
   if (typeof value !== 'object' || value === null) return null;
   for (const [key, child] of Object.entries(value)) {
-    if (key.includes('\u0000')) return join(key);
-    const found = nulCharacterPath(child, join(key));
+    const keyReason = unfit(key);
+    if (keyReason !== null) return { path: join(key), reason: `is a key that ${keyReason}` };
+    const found = unfitValue(child, join(key));
     if (found !== null) return found;
   }
   return null;
 }
 
-/** PostgreSQL text and jsonb cannot hold U+0000: such input is an invalid parameter, not a failure of storage. */
-export const refuseNulCharacters: preValidationAsyncHookHandler = async (request) => {
+/** Values storage cannot hold faithfully are invalid parameters, not failures of storage. */
+export const refuseUnfitValues: preValidationAsyncHookHandler = async (request) => {
   // An unknown path is route_not_found whatever its query holds.
   if (request.is404) return;
   for (const input of [request.params, request.query, request.body]) {
-    const param = nulCharacterPath(input);
-    if (param === null) continue;
-    const message = `${param === '' ? 'The request body' : param} must not contain the NUL character (U+0000).`;
-    throw problem('parameter_invalid', message, param === '' ? undefined : param);
+    const found = unfitValue(input);
+    if (found === null) continue;
+    const subject = found.path === '' ? 'The request body' : found.path;
+    throw problem(
+      'parameter_invalid',
+      `${subject} ${found.reason}.`,
+      found.path === '' ? undefined : found.path,
+    );
   }
 };

@@ -232,6 +232,15 @@ describe('token endpoint', () => {
     expect(tokenError(reply)).toBe(want);
   });
 
+  it('says which grant types exist when the grant_type is unsupported (issue 12, item 4)', async () => {
+    const setup = await oauthSetup(fixture(), readStreams);
+    const reply = await exchange(setup, await approvedCode(setup), { grant_type: 'password' });
+    expect(reply.body).toEqual({
+      error: 'unsupported_grant_type',
+      error_description: 'grant_type "password" is not supported; use authorization_code or refresh_token.',
+    });
+  });
+
   it('rotates refresh tokens and revokes the family when an old one comes back', async () => {
     const setup = await oauthSetup(fixture(), readStreams);
     const refresh = (token: string) =>

@@ -11,6 +11,7 @@ import {
 import { OAuthError } from '../auth/oauth-errors.js';
 import { exchangeAuthorizationCode, refreshAccessToken } from '../auth/oauth-grants.js';
 import { digest } from '../auth/secrets.js';
+import { addressRefusalMessage, addressRefused, countAddress } from './address-limit.js';
 import type { Caller } from './authenticate-hook.js';
 import { consentPage, errorPage } from './consent-page.js';
 import type { ServiceDependencies } from './dependencies.js';
@@ -41,13 +42,23 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
         headers: { Location: await grantAuthorizationCode(store, clock, check.request, accountId) },
       };
     },
-    oauthConsent: async ({ body }) => {
+    oauthConsent: async ({ body, raw }) => {
+      const refused = addressRefused(dependencies.addressLimit, raw);
+      if (refused !== null) {
+        return {
+          status: 429,
+          body: errorPage(addressRefusalMessage(refused)),
+          headers: { 'Retry-After': refused.resetSeconds },
+        };
+      }
       const check = await checkAuthorizationRequest(store, body);
       if (check.kind === 'show-error') return { status: 400, body: errorPage(check.message) };
       if (check.kind === 'redirect-error') return { status: 302, headers: { Location: check.location } };
       const accountId = await accountOfSecretKey(dependencies, body.api_key);
-      if (accountId === null)
+      if (accountId === null) {
+        countAddress(dependencies.addressLimit, raw);
         return { status: 400, body: errorPage('That is not an active secret API key.') };
+      }
       if (body.decision === 'deny') {
         return {
           status: 302,
@@ -64,7 +75,15 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
         headers: { Location: await grantAuthorizationCode(store, clock, check.request, accountId) },
       };
     },
-    oauthToken: async ({ body }) => {
+    oauthToken: async ({ body, raw }) => {
+      const refused = addressRefused(dependencies.addressLimit, raw);
+      if (refused !== null) {
+        return {
+          status: 429,
+          body: { error: 'temporarily_unavailable', error_description: addressRefusalMessage(refused) },
+          headers: { 'Retry-After': refused.resetSeconds },
+        };
+      }
       const grants = { store, clock, accessTokens: dependencies.accessTokens };
       try {
         const tokens =
@@ -74,6 +93,8 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
         return { status: 200, body: tokens, headers: { 'Cache-Control': 'no-store' } };
       } catch (error) {
         if (!(error instanceof OAuthError)) throw error;
+        // A wrong secret, code or refresh token is a guess: it counts against the address.
+        countAddress(dependencies.addressLimit, raw);
         return error.status === 401
           ? { status: 401, body: error.toBody() }
           : { status: 400, body: error.toBody() };
@@ -100,6 +121,10 @@ export const renderOAuthError: RenderError = ({ problem, operationId, request })
   if (operationId !== tokenOperation) return null;
   const grantType = (request.body as { grant_type?: unknown } | undefined)?.grant_type;
   const known = typeof grantType === 'string' && Object.hasOwn(grantTypes, grantType);
-  const error = grantType !== undefined && !known ? 'unsupported_grant_type' : 'invalid_request';
-  return { status: 400, body: { error, error_description: problem.message } };
+  if (grantType !== undefined && !known) {
+    const supported = Object.keys(grantTypes).join(' or ');
+    const description = `grant_type ${JSON.stringify(grantType)} is not supported; use ${supported}.`;
+    return { status: 400, body: { error: 'unsupported_grant_type', error_description: description } };
+  }
+  return { status: 400, body: { error: 'invalid_request', error_description: problem.message } };
 };

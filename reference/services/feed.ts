@@ -11,23 +11,28 @@ function item(record: RecordRow, reportUrl: string): string {
   return `<item><title>${title}</title><guid isPermaLink="false">${record.id}</guid><pubDate>${published}</pubDate><link>${escapeXml(reportUrl)}</link><description>${record.samples.length} samples</description></item>`;
 }
 
-/** The RSS 2.0 document at a report's reportUrl: one item per published record, newest first. */
+/**
+ * The RSS 2.0 document at a report's reportUrl: the newest `maxItems` published records, newest first. Pages are read
+ * newest first until the window is full, so the work is bounded by the window, not by the report's size.
+ */
 export async function reportFeed(
   store: Store,
   accountId: string,
   report: { id: string; title: string },
   reportUrl: string,
+  maxItems: number,
 ): Promise<string> {
   const items: string[] = [];
   let after: string | undefined;
-  for (;;) {
+  while (items.length < maxItems) {
     const page = await store.records.list(
       accountId,
-      { limit: 100, ...(after === undefined ? {} : { after }) },
+      { limit: maxItems, ...(after === undefined ? {} : { after }) },
       { reportId: report.id },
     );
     if (page === null) break;
-    for (const record of page.items) if (record.status === 'published') items.push(item(record, reportUrl));
+    for (const record of page.items)
+      if (record.status === 'published' && items.length < maxItems) items.push(item(record, reportUrl));
     if (!page.hasMore) break;
     after = page.items.at(-1)?.id;
   }

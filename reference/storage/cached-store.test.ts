@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedStore } from './cached-store.js';
+import { cachedStore, newStoreCaches } from './cached-store.js';
 import type { AccountRow, ApiKeyRow } from './rows.js';
 import type { Store } from './store.js';
 
@@ -67,5 +67,18 @@ describe('cached store', () => {
     expect(await cached.apiKeys.findByHash('h2')).toBeNull();
     await cached.apiKeys.insert({ ...key, id: 'key_2', hash: 'h2' });
     expect((await cached.apiKeys.findByHash('h2'))?.id).toBe('key_2');
+  });
+
+  it('holds at most its cap of entries, so a flood of unknown keys cannot grow memory (issue 12, item 2)', async () => {
+    const { store, reads } = countingStore();
+    const caches = newStoreCaches(3);
+    const cached = cachedStore(store, caches);
+    for (let index = 0; index < 100; index += 1) await cached.apiKeys.findByHash(`unknown-${index}`);
+    expect(caches.keysByHash.size).toBe(3);
+    expect(reads.keys).toBe(100);
+    // The oldest entry was dropped, so looking it up again reads the table; a recent one is still served.
+    await cached.apiKeys.findByHash('unknown-0');
+    await cached.apiKeys.findByHash('unknown-99');
+    expect(reads.keys).toBe(101);
   });
 });

@@ -30,6 +30,8 @@ export interface RequestParts {
   rawQuery?: string;
   /** The whole path as sent, the prefix not added (paths outside the base path). */
   rawUrl?: string;
+  /** The client's address as the socket gives it (`inject()` uses 127.0.0.1 by default). */
+  remoteAddress?: string;
 }
 
 export interface Reply {
@@ -88,6 +90,7 @@ export async function callOperation(
     url: parts.rawUrl ?? `${prefix}${path}${query === '' ? '' : `?${query}`}`,
     headers,
     ...(payload === undefined ? {} : { payload }),
+    ...(parts.remoteAddress === undefined ? {} : { remoteAddress: parts.remoteAddress }),
   });
   return {
     status: response.statusCode,

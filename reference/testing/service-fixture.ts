@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { apiPolicies } from '../../generated/types/facts.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { ManualClock } from '../clock.js';
+import { newAddressLimit } from '../http/address-limit.js';
 import { buildApps, type ServiceApps } from '../http/build-apps.js';
 import type { ServiceDependencies } from '../http/dependencies.js';
 import { FixedWindowRateLimiter } from '../rate-limiter.js';
@@ -54,6 +55,7 @@ export async function startServiceFixture(): Promise<ServiceFixture> {
     urls: fixtureUrls,
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+    addressLimit: newAddressLimit(new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds)),
     autoApproveConsent: false,
     webhookTargets: { allowPrivate: true },
   };

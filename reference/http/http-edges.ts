@@ -1,0 +1,110 @@
+import type { ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { requestIdHeader } from '../../generated/server/plugin.js';
+import { apiPolicies } from '../../generated/types/facts.js';
+import { envelope } from '../../runtime/error-envelope.js';
+import { type ErrorCode, problem } from '../problems.js';
+import { newId } from '../services/ids.js';
+import { jsonStructureProblem } from './json-structure.js';
+
+const { limits } = apiPolicies;
+
+/** Node's HTTP parser errors by code, as the catalogue's code and a message (issue 12, items 5 and 7). */
+const clientErrors: Readonly<Record<string, [ErrorCode, string]>> = {
+  HPE_HEADER_OVERFLOW: ['headers_too_large', 'The request headers are larger than the service accepts.'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request did not arrive in time.'],
+  HPE_HEADERS_TIMEOUT: ['request_timeout', 'The request headers did not arrive in time.'],
+  HPE_INVALID_METHOD: ['request_malformed', 'The request method is not an HTTP method this service knows.'],
+};
+
+const reasons: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+/**
+ * Requests Node refuses before Fastify sees them (broken framing, overlong headers, timeouts) still get the
+ * envelope; the connection is closed after it, as the parser's state is lost.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, message] = clientErrors[error.code ?? ''] ?? [
+    'request_malformed',
+    'The request is not well-formed HTTP/1.1.',
+  ];
+  const refusal = problem(code, message);
+  const requestId = newId('RequestId');
+  const body = JSON.stringify(envelope(refusal.toDetail(), requestId));
+  socket.end(
+    [
+      `HTTP/1.1 ${refusal.status} ${reasons[refusal.status] ?? 'Bad Request'}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `${requestIdHeader}: ${requestId}`,
+      'X-Content-Type-Options: nosniff',
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+}
+
+/** How long a request's headers, and the whole request, may take to arrive; the spec's x-limits by default. */
+export interface RequestTimeouts {
+  headersSeconds: number;
+  requestSeconds: number;
+}
+
+export const specTimeouts: RequestTimeouts = {
+  headersSeconds: limits.requestHeadersTimeoutSeconds,
+  requestSeconds: limits.requestTimeoutSeconds,
+};
+
+/** Server options for the edges: time limits for slow clients, no Host required (HTTP/1.0 clients). */
+export function serverEdgeOptions(
+  timeouts: RequestTimeouts = specTimeouts,
+): Pick<FastifyServerOptions, 'requestTimeout' | 'clientErrorHandler'> & { http: ServerOptions } {
+  return {
+    // The whole request (headers and body) must arrive within this; Node checks once a second.
+    requestTimeout: timeouts.requestSeconds * 1000,
+    http: {
+      requireHostHeader: false,
+      headersTimeout: timeouts.headersSeconds * 1000,
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler: answerClientError,
+  };
+}
+
+/**
+ * `Expect` with anything but 100-continue: RFC 9110 lets a server answer 417 or ignore it; Node would answer a bare
+ * 417, so the request is handled as if the field were absent.
+ */
+export function ignoreUnknownExpectations(app: FastifyInstance): void {
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
+}
+
+/** Fastify's JSON parser behind the structure check: deep nesting and duplicate keys are body_invalid_json. */
+export function strictJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const structure = jsonStructureProblem(String(body), limits.maxJsonNestingDepth);
+    if (structure !== null) {
+      done(problem('body_invalid_json', structure), undefined);
+      return;
+    }
+    parse(request, String(body), done);
+  });
+}
+
+/** Node keeps the first of two Authorization headers and drops the other; the service refuses the request instead. */
+export function repeatedAuthorization(request: FastifyRequest): boolean {
+  const names = request.raw.rawHeaders.filter((_value, index) => index % 2 === 0);
+  return names.filter((name) => name.toLowerCase() === 'authorization').length > 1;
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { requestIdHeader } from '../../generated/server/plugin.js';
+import { routes } from '../../generated/server/routes.js';
+import type { OperationRoute } from '../../runtime/fastify-routes.js';
+import { apiKeySchemeName, scopesOfKeyKind } from '../auth/api-keys.js';
+
+/**
+ * Headers every answer carries (issue 12, item 6; ADR 0014): `nosniff`; `Cache-Control: no-store` unless the handler
+ * chose a policy (every API answer is private to an account, and several carry secrets: stream keys, webhook
+ * secrets, subscriber and OAuth tokens); and, on HTML (the consent page), a CSP that forbids framing.
+ */
+export function securityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
+    if (String(reply.getHeader('Content-Type') ?? '').startsWith('text/html')) {
+      reply.header(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      );
+      reply.header('X-Frame-Options', 'DENY');
+    }
+    return payload;
+  });
+}
+
+/** Operations a publishable key may call (its scopes cover the ApiKey alternative): the browser-safe ones. */
+export function publishableOperations(): OperationRoute[] {
+  const held = scopesOfKeyKind('publishable');
+  const all: readonly OperationRoute[] = Object.values(routes);
+  return all.filter((route) => {
+    const alternative = route.security
+      .flatMap((requirement) => requirement.schemes)
+      .find((scheme) => scheme.name === apiKeySchemeName);
+    return (
+      held !== 'all' && alternative !== undefined && alternative.scopes.every((scope) => held.includes(scope))
+    );
+  });
+}
+
+const exposedHeaders = [requestIdHeader, 'RateLimit', 'RateLimit-Policy', 'Retry-After'].join(', ');
+
+/**
+ * CORS for the publishable-key operations only, for origins in `allowedOrigins` (`*`: any). Secret-key operations
+ * get no CORS headers, so a browser page cannot read their answers. Credentials are bearer tokens, never cookies.
+ */
+export function corsForPublishableOperations(
+  app: FastifyInstance,
+  prefix: string,
+  allowedOrigins: readonly string[],
+): void {
+  if (allowedOrigins.length === 0) return;
+  const allowed = (origin: string) => allowedOrigins.includes('*') || allowedOrigins.includes(origin);
+  const byPath = new Map<string, Set<string>>();
+  for (const route of publishableOperations()) {
+    const methods = byPath.get(route.url) ?? new Set<string>();
+    methods.add(String(route.method));
+    byPath.set(route.url, methods);
+  }
+  const corsRoutes = new Set(publishableOperations().map((route) => `${route.method} ${prefix}${route.url}`));
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    const route = `${request.method} ${request.routeOptions.url}`;
+    if (origin === undefined || !corsRoutes.has(route) || !allowed(origin)) return;
+    reply.header('Access-Control-Allow-Origin', origin);
+    reply.header('Access-Control-Expose-Headers', exposedHeaders);
+    reply.header('Vary', 'Origin');
+  });
+  for (const [url, methods] of byPath) {
+    app.options(`${prefix}${url}`, async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin !== undefined && allowed(origin)) {
+        reply.header('Access-Control-Allow-Methods', [...methods].join(', '));
+        reply.header('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+        reply.header('Access-Control-Max-Age', '600');
+      }
+      return reply.code(204).send();
+    });
+  }
+}
