@@ -39,10 +39,10 @@ function startService(dataDir: string, postgresUrl: string | undefined): Service
   });
 }
 
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+async function until(condition: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -79,7 +79,11 @@ async function chaosRun(
     const to = Math.max(Date.now(), postgresUrl === undefined ? 0 : killedAt + leaseWallMs) + 1000;
     crashes.push({ from: killedAt - 5000, to });
   }
-  await until(() => allFinal(receivers, filled.deliveries), 240_000, 'every delivery to end');
+  await until(
+    () => allFinal(receivers, filled.deliveries),
+    300_000,
+    () => `every delivery to end (${receivers.receipts.length} receipts): ${service.output().slice(-2000)}`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await service.stop('SIGTERM');
   await receivers.close();

@@ -22,8 +22,9 @@ const deliveryShape: OwnedTableShape<DeliveryRow> = {
   },
 };
 
-// How many of the oldest due deliveries one claim looks at: bounds the per-webhook ranking when a backlog builds up.
-const claimWindow = 5000;
+// How many of the oldest due deliveries one claim ranks. Webhooks already at their cap are left out before this
+// window, so one webhook's backlog cannot fill it and starve the others.
+const claimWindow = 1000;
 
 /**
  * Leases due deliveries of active webhooks, oldest first, at most `perWebhook` in flight per webhook counting the
@@ -38,6 +39,7 @@ candidates AS (
   FROM (SELECT id, webhook_id, next_attempt_at, seq FROM deliveries
         WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz
           AND (claimed_until IS NULL OR claimed_until <= $1::timestamptz)
+          AND NOT (webhook_id = ANY($8::text[]))
         ORDER BY next_attempt_at, seq LIMIT ${claimWindow}) AS d
   JOIN webhooks w ON w.id = d.webhook_id AND w.status = 'active'
   LEFT JOIN busy b ON b.webhook_id = d.webhook_id
@@ -97,6 +99,7 @@ async function claim(executor: SqlExecutor, request: ClaimRequest): Promise<Clai
     busy.map(([, count]) => count),
     request.perWebhook,
     request.claimToken,
+    busy.filter(([, count]) => count >= request.perWebhook).map(([webhookId]) => webhookId),
   ]);
   return records.map(claimedDelivery);
 }
