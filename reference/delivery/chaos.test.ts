@@ -69,8 +69,9 @@ async function chaosRun(
   for (const receivedBeforeKill of kills) {
     await until(
       () => receivers.receipts.length >= receivedBeforeKill,
-      120_000,
-      `${receivedBeforeKill} receipts`,
+      180_000,
+      () =>
+        `${receivedBeforeKill} receipts (${receivers.receipts.length} so far): ${service.output().slice(-2000)}`,
     );
     const killedAt = Date.now();
     await service.stop('SIGKILL');
