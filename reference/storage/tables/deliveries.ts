@@ -24,7 +24,7 @@ const deliveryShape: OwnedTableShape<DeliveryRow> = {
 
 // How many of the oldest due deliveries one claim ranks. Webhooks already at their cap are left out before this
 // window, so one webhook's backlog cannot fill it and starve the others.
-const claimWindow = 1000;
+const claimWindow = 400;
 
 /**
  * Leases due deliveries of active webhooks, oldest first, at most `perWebhook` in flight per webhook counting the
