@@ -25,11 +25,6 @@ const slackWallMs = 300;
 // A killed node's leases run out after the receiver timeout and a margin (wall clock); PGlite releases them at start.
 const leaseWallMs = 25_000;
 
-interface Run {
-  receivers: ChaosReceivers;
-  crashes: CrashWindow[];
-}
-
 function startService(dataDir: string, postgresUrl: string | undefined): ServiceProcess {
   return startServiceProcess({
     TELEMETRY_DATA_DIR: dataDir,
@@ -55,11 +50,7 @@ function allFinal(receivers: ChaosReceivers, expected: number): boolean {
   return final >= expected;
 }
 
-async function chaosRun(
-  location: StoreLocation,
-  dataDir: string,
-  kills: number[],
-): Promise<Run & ChaosReport> {
+async function chaosRun(location: StoreLocation, dataDir: string, kills: number[]): Promise<ChaosReport> {
   const receivers = await startChaosReceivers(webhookCount);
   const postgresUrl = location.kind === 'postgres' ? location.connectionString : undefined;
   const filled = await fillOutbox(location, timeScale, receivers.urls, eventsPerWebhook);
@@ -110,7 +101,7 @@ async function chaosRun(
       crashes,
       slackWallMs,
     });
-    return { receivers, crashes, ...report };
+    return report;
   } finally {
     await store.close();
   }
