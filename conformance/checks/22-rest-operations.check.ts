@@ -266,6 +266,23 @@ const cases: OperationCase[] = [
     send: async () => call('listWebhookDeliveries', { webhookId: (await webhook()).id }),
   },
   {
+    operationId: 'rollWebhookSecret',
+    requirements: ['INF-OPENAPI-PATHS-WEBHOOKS-WEBHOOKID-ROLL-SECRET-POST'],
+    send: async () => call('rollWebhookSecret', { webhookId: (await webhook()).id }),
+  },
+  {
+    operationId: 'retryWebhookDelivery',
+    requirements: ['INF-OPENAPI-PATHS-WEBHOOKS-WEBHOOKID-DELIVERIES-DELIVERYID-RETRY-POST'],
+    send: async () => {
+      const { id: webhookId } = await webhook();
+      await call('testWebhook', { webhookId });
+      const listed = await call('listWebhookDeliveries', { webhookId });
+      const deliveryId =
+        (listed.response.body as { data?: Array<{ id: string }> }).data?.[0]?.id ?? 'whd_missing';
+      return call('retryWebhookDelivery', { webhookId, deliveryId });
+    },
+  },
+  {
     operationId: 'getAccount',
     requirements: ['INF-OPENAPI-PATHS-ACCOUNT-GET', 'INF-SCHEMAS-ACCOUNT'],
     send: () => call('getAccount'),

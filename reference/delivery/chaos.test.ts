@@ -20,15 +20,11 @@ const webhookCount = 20;
 const eventsPerWebhook = 500;
 // 10.6 h of retry schedule in about 38 s.
 const timeScale = 1000;
-// Wall-clock scheduling slack on top of +5 % (timer, claim, a loaded machine): stated in ADR 0012.
-const slackWallMs = 300;
+// Wall-clock scheduling slack on top of +5 %: the dispatcher's timer, a claim behind PGlite queries of 50–400 ms on
+// the service's own thread while 10 000 first attempts drain, on a shared 2-core machine. Stated in ADR 0012.
+const slackWallMs = 1000;
 // A killed node's leases run out after the receiver timeout and a margin (wall clock); PGlite releases them at start.
 const leaseWallMs = 25_000;
-
-interface Run {
-  receivers: ChaosReceivers;
-  crashes: CrashWindow[];
-}
 
 function startService(dataDir: string, postgresUrl: string | undefined): ServiceProcess {
   return startServiceProcess({
@@ -39,10 +35,10 @@ function startService(dataDir: string, postgresUrl: string | undefined): Service
   });
 }
 
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+async function until(condition: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -55,11 +51,7 @@ function allFinal(receivers: ChaosReceivers, expected: number): boolean {
   return final >= expected;
 }
 
-async function chaosRun(
-  location: StoreLocation,
-  dataDir: string,
-  kills: number[],
-): Promise<Run & ChaosReport> {
+async function chaosRun(location: StoreLocation, dataDir: string, kills: number[]): Promise<ChaosReport> {
   const receivers = await startChaosReceivers(webhookCount);
   const postgresUrl = location.kind === 'postgres' ? location.connectionString : undefined;
   const filled = await fillOutbox(location, timeScale, receivers.urls, eventsPerWebhook);
@@ -69,8 +61,9 @@ async function chaosRun(
   for (const receivedBeforeKill of kills) {
     await until(
       () => receivers.receipts.length >= receivedBeforeKill,
-      120_000,
-      `${receivedBeforeKill} receipts`,
+      180_000,
+      () =>
+        `${receivedBeforeKill} receipts (${receivers.receipts.length} so far): ${service.output().slice(-2000)}`,
     );
     const killedAt = Date.now();
     await service.stop('SIGKILL');
@@ -79,7 +72,11 @@ async function chaosRun(
     const to = Math.max(Date.now(), postgresUrl === undefined ? 0 : killedAt + leaseWallMs) + 1000;
     crashes.push({ from: killedAt - 5000, to });
   }
-  await until(() => allFinal(receivers, filled.deliveries), 240_000, 'every delivery to end');
+  await until(
+    () => allFinal(receivers, filled.deliveries),
+    300_000,
+    () => `every delivery to end (${receivers.receipts.length} receipts): ${service.output().slice(-2000)}`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await service.stop('SIGTERM');
   await receivers.close();
@@ -105,7 +102,7 @@ async function chaosRun(
       crashes,
       slackWallMs,
     });
-    return { receivers, crashes, ...report };
+    return report;
   } finally {
     await store.close();
   }

@@ -88,7 +88,9 @@ export class Dispatcher {
   async #run(): Promise<void> {
     while (this.#running) {
       const free = this.#options.maxInFlight - this.#inFlight.size;
-      const wanted = Math.min(free, this.#options.batchSize);
+      // Claim in batches, not for every freed slot: each claim is a query, and PGlite runs queries on this thread.
+      const worthClaiming = free >= this.#options.batchSize / 2 || this.#inFlight.size === 0;
+      const wanted = worthClaiming ? Math.min(free, this.#options.batchSize) : 0;
       let claimed: ClaimedDelivery[] = [];
       if (wanted > 0) {
         try {

@@ -1,6 +1,8 @@
 import type { DeliveryOutcome } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 
+const gatherMs = 5;
+
 interface Waiting {
   outcome: DeliveryOutcome;
   done(applied: boolean): void;
@@ -23,7 +25,8 @@ export class Settler {
   settle(outcome: DeliveryOutcome): Promise<boolean> {
     return new Promise((done) => {
       this.#waiting.push({ outcome, done });
-      this.#writing ??= this.#writeAll();
+      // A short gather lets the outcomes of one burst of responses share a write.
+      this.#writing ??= new Promise((resolve) => setTimeout(resolve, gatherMs)).then(() => this.#writeAll());
     });
   }
 

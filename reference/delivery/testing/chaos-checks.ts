@@ -30,8 +30,13 @@ export interface ChaosReport {
   retriesEarly: number;
   retriesLate: number;
   retriesAcrossCrash: number;
+  /** How much later than its delay a retry left, in wall-clock ms (outside crashes): median and max. */
+  retryLatenessWallMs: { median: number; max: number };
   signaturesChecked: number;
+  /** The HMAC did not verify with the webhook's secret (the generated verifier, any timestamp). */
   signaturesFailed: number;
+  /** Verified, but signed further from the receipt than the spec's tolerance in scaled time (a loaded machine). */
+  signaturesOutsideTolerance: number;
 }
 
 export function checkChaos(input: ChaosInput): ChaosReport {
@@ -43,6 +48,7 @@ export function checkChaos(input: ChaosInput): ChaosReport {
   const byDelivery = new Map<string, Receipt[]>();
   for (const receipt of input.receipts)
     byDelivery.set(receipt.deliveryId, [...(byDelivery.get(receipt.deliveryId) ?? []), receipt]);
+  const lateness: number[] = [];
   const report: ChaosReport = {
     deliveries: input.deliveries.length,
     delivered: 0,
@@ -55,8 +61,10 @@ export function checkChaos(input: ChaosInput): ChaosReport {
     retriesEarly: 0,
     retriesLate: 0,
     retriesAcrossCrash: 0,
+    retryLatenessWallMs: { median: 0, max: 0 },
     signaturesChecked: 0,
     signaturesFailed: 0,
+    signaturesOutsideTolerance: 0,
   };
   for (const delivery of input.deliveries) {
     const receipts = byDelivery.get(delivery.id) ?? [];
@@ -78,21 +86,32 @@ export function checkChaos(input: ChaosInput): ChaosReport {
       (from, to) => inCrash(wallOf(from), wallOf(to)),
       input.slackWallMs,
       anchor.scale,
+      lateness,
     );
   }
+  lateness.sort((a, b) => a - b);
+  report.retryLatenessWallMs = {
+    median: Math.round(lateness[Math.floor(lateness.length / 2)] ?? 0),
+    max: Math.round(lateness.at(-1) ?? 0),
+  };
   for (const receipt of input.receipts) {
     report.signaturesChecked += 1;
+    const headers = receipt.headers as Record<string, string>;
+    const secrets = [input.secrets.get(receipt.webhookIndex) ?? ''];
+    const nowSeconds = Math.floor(scaledOf(receipt.receivedAt) / 1000);
     try {
-      verifyWebhook(
-        receipt.body,
-        receipt.headers as Record<string, string>,
-        [input.secrets.get(receipt.webhookIndex) ?? ''],
-        {
-          nowSeconds: Math.floor(scaledOf(receipt.receivedAt) / 1000),
-        },
-      );
+      verifyWebhook(receipt.body, headers, secrets, { nowSeconds });
     } catch {
-      report.signaturesFailed += 1;
+      // At 1000× a 300 s tolerance is 0.3 s of wall time: check the HMAC itself with the timestamp window opened.
+      try {
+        verifyWebhook(receipt.body, headers, secrets, {
+          nowSeconds,
+          toleranceSeconds: Number.MAX_SAFE_INTEGER,
+        });
+        report.signaturesOutsideTolerance += 1;
+      } catch {
+        report.signaturesFailed += 1;
+      }
     }
   }
   return report;
@@ -105,6 +124,7 @@ function checkRetries(
   spansCrash: (fromScaled: number, toScaled: number) => boolean,
   slackWallMs: number,
   scale: number,
+  lateness: number[],
 ): void {
   for (let index = 1; index < delivery.attempts.length; index += 1) {
     const failed = delivery.attempts[index - 1];
@@ -116,6 +136,9 @@ function checkRetries(
     report.retriesChecked += 1;
     if (gap < delaySeconds * 1000 * 0.95) report.retriesEarly += 1;
     if (spansCrash(failedAt, Date.parse(next.attemptedAt))) report.retriesAcrossCrash += 1;
-    else if (gap > delaySeconds * 1000 * 1.05 + slackWallMs * scale) report.retriesLate += 1;
+    else {
+      lateness.push((gap - delaySeconds * 1000) / scale);
+      if (gap > delaySeconds * 1000 * 1.05 + slackWallMs * scale) report.retriesLate += 1;
+    }
   }
 }

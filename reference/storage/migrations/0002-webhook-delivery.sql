@@ -5,6 +5,11 @@
 ALTER TABLE deliveries ADD COLUMN claimed_until timestamptz;
 ALTER TABLE deliveries ADD COLUMN claim_token text;
 ALTER TABLE deliveries ADD COLUMN retry_base integer NOT NULL DEFAULT 0;
+-- Claims scan due retries and due first attempts separately, retries first, so a backlog never delays the schedule.
+CREATE INDEX deliveries_due_retries ON deliveries (next_attempt_at, seq)
+  WHERE status = 'pending' AND attempts <> '[]'::jsonb;
+CREATE INDEX deliveries_due_first ON deliveries (next_attempt_at, seq)
+  WHERE status = 'pending' AND attempts = '[]'::jsonb;
 
 -- A rolled secret keeps signing, beside the new one, until it expires.
 ALTER TABLE webhooks ADD COLUMN previous_signing_secret text;

@@ -23,32 +23,42 @@ const deliveryShape: OwnedTableShape<DeliveryRow> = {
   },
 };
 
-// How many of the oldest due deliveries one claim looks at: bounds the per-webhook ranking when a backlog builds up.
-const claimWindow = 5000;
+// How many of the oldest due deliveries one claim ranks. Webhooks already at their cap are left out before this
+// window, so one webhook's backlog cannot fill it and starve the others.
+const claimWindow = 400;
 
 /**
- * Leases due deliveries of active webhooks, oldest first, at most `perWebhook` in flight per webhook counting the
+ * The oldest due, unleased deliveries of webhooks not at their cap: retries (attempted before) or first attempts.
+ * Two scans, each served by its own partial index, so that due retries are found however long the backlog of first
+ * attempts is.
+ */
+const dueScan = (retries: 'true' | 'false') => `(
+  SELECT id, webhook_id, next_attempt_at, seq, ${retries} AS retry FROM deliveries
+  WHERE status = 'pending' AND attempts ${retries === 'true' ? '<>' : '='} '[]'::jsonb AND next_attempt_at <= $1::timestamptz
+    AND (claimed_until IS NULL OR claimed_until <= $1::timestamptz)
+    AND NOT (webhook_id = ANY($8::text[]))
+  ORDER BY next_attempt_at, seq LIMIT ${claimWindow})`;
+
+/**
+ * Leases due deliveries of active webhooks, due retries first (the schedule is a promise; a first attempt has no
+ * promised time), then oldest first, at most `perWebhook` in flight per webhook counting the
  * ones the caller already holds. `SKIP LOCKED` lets several nodes claim at once without waiting on each other; the
  * lease makes a delivery invisible to other claims until it runs out (a node that dies loses its leases then).
  */
 const claimStatement = `
 WITH busy AS (SELECT * FROM unnest($4::text[], $5::integer[]) AS b(webhook_id, count)),
 candidates AS (
-  SELECT d.id, row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.seq)
+  SELECT d.id, d.retry, row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.retry DESC, d.next_attempt_at, d.seq)
            + coalesce(b.count, 0) AS rank
-  FROM (SELECT id, webhook_id, next_attempt_at, seq FROM deliveries
-        WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz
-          AND (claimed_until IS NULL OR claimed_until <= $1::timestamptz)
-        ORDER BY next_attempt_at, seq LIMIT ${claimWindow}) AS d
+  FROM (${dueScan('true')} UNION ALL ${dueScan('false')}) AS d
   JOIN webhooks w ON w.id = d.webhook_id AND w.status = 'active'
   LEFT JOIN busy b ON b.webhook_id = d.webhook_id
 ),
 picked AS (
-  SELECT d.id FROM deliveries d
-  WHERE d.id IN (SELECT id FROM candidates WHERE rank <= $6) AND d.status = 'pending'
-    AND (d.claimed_until IS NULL OR d.claimed_until <= $1::timestamptz)
-  ORDER BY d.next_attempt_at, d.seq LIMIT $3::integer
-  FOR UPDATE SKIP LOCKED
+  SELECT d.id FROM deliveries d JOIN candidates c ON c.id = d.id AND c.rank <= $6
+  WHERE d.status = 'pending' AND (d.claimed_until IS NULL OR d.claimed_until <= $1::timestamptz)
+  ORDER BY c.retry DESC, d.next_attempt_at, d.seq LIMIT $3::integer
+  FOR UPDATE OF d SKIP LOCKED
 ),
 claimed AS (
   UPDATE deliveries AS u SET claimed_until = $2::timestamptz, claim_token = $7
@@ -98,6 +108,7 @@ async function claim(executor: SqlExecutor, request: ClaimRequest): Promise<Clai
     busy.map(([, count]) => count),
     request.perWebhook,
     request.claimToken,
+    busy.filter(([, count]) => count >= request.perWebhook).map(([webhookId]) => webhookId),
   ]);
   return records.map(claimedDelivery);
 }

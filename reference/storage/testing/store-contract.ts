@@ -1,5 +1,6 @@
 import { describeBehaviourCases } from './contract/behaviour-cases.js';
 import type { ContractContext } from './contract/context.js';
+import { describeDeliveryClaimCases } from './contract/delivery-claim-cases.js';
 import { describeLookupCases } from './contract/lookup-cases.js';
 import { describeOAuthCases } from './contract/oauth-cases.js';
 import { describePaginationCases } from './contract/pagination-cases.js';
@@ -17,4 +18,5 @@ export function describeStoreContract(context: ContractContext): void {
   describePaginationCases(context);
   describeOAuthCases(context);
   describeBehaviourCases(context);
+  describeDeliveryClaimCases(context);
 }

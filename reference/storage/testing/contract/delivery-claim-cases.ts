@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { DeliveryOutcome } from '../../rows.js';
+import type { ClaimRequest } from '../../store.js';
+import { deliveryRow, eventRow, newAccount, webhookRow } from '../fixtures.js';
+import type { ContractContext } from './context.js';
+
+// Year 2000: before every other test's due times, since claims look at every account.
+const when = (minutes: number) => new Date(Date.UTC(2000, 0, 1) + minutes * 60_000).toISOString();
+const request = (claimToken: string, overrides: Partial<ClaimRequest> = {}): ClaimRequest => ({
+  now: when(5),
+  leaseUntil: when(10),
+  limit: 10,
+  perWebhook: 10,
+  inFlightPerWebhook: new Map(),
+  claimToken,
+  ...overrides,
+});
+const outcome = (id: string, claimToken: string): DeliveryOutcome => ({
+  id,
+  claimToken,
+  status: 'delivered',
+  attempt: { attemptedAt: when(5), statusCode: 204, error: null, durationMs: 7 },
+  nextAttemptAt: null,
+});
+
+export function describeDeliveryClaimCases(context: ContractContext): void {
+  describe('delivery claims', () => {
+    it('leases due deliveries once, per-webhook capped, settles only under its own lease, requeues', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      const webhook = await store.webhooks.insert(webhookRow(accountId));
+      const event = await store.events.insert(eventRow(accountId));
+      const ids: string[] = [];
+      for (const minutes of [2, 1, 3, 40])
+        ids.push(
+          (await store.deliveries.insert(deliveryRow(event, webhook.id, { nextAttemptAt: when(minutes) })))
+            .id,
+        );
+      const capped = await store.deliveries.claim(
+        request('a', { perWebhook: 3, inFlightPerWebhook: new Map([[webhook.id, 1]]) }),
+      );
+      expect(capped.map((claimed) => claimed.delivery.id)).toEqual([ids[1], ids[0]]);
+      expect(capped[0]?.event).toMatchObject({ id: event.id, data: event.data });
+      expect(capped[0]?.webhook).toMatchObject({ url: webhook.url, signingSecret: webhook.signingSecret });
+      // Leased rows are invisible to another claim until the lease runs out.
+      expect((await store.deliveries.claim(request('b'))).map((claimed) => claimed.delivery.id)).toEqual([
+        ids[2],
+      ]);
+      expect(await store.deliveries.claim(request('c'))).toEqual([]);
+      expect(
+        (await store.deliveries.claim(request('c', { now: when(11), leaseUntil: when(20) }))).map(
+          (claimed) => claimed.delivery.id,
+        ),
+      ).toEqual([ids[1], ids[0], ids[2]]);
+      // 'a' lost its leases to 'c': its outcomes are not applied; 'c''s are.
+      expect(await store.deliveries.settle([outcome(ids[1] ?? '', 'a')])).toEqual([]);
+      expect(await store.deliveries.settle([outcome(ids[1] ?? '', 'c')])).toEqual([ids[1]]);
+      expect(await store.deliveries.get(accountId, ids[1] ?? '')).toMatchObject({
+        status: 'delivered',
+        nextAttemptAt: null,
+        attempts: [outcome('', '').attempt],
+      });
+      await store.deliveries.release('c', null);
+      expect((await store.deliveries.claim(request('d'))).map((claimed) => claimed.delivery.id)).toEqual([
+        ids[0],
+        ids[2],
+      ]);
+      const requeued = await store.deliveries.requeue(accountId, webhook.id, ids[1] ?? '', when(4));
+      expect(requeued).toMatchObject({
+        status: 'pending',
+        nextAttemptAt: when(4),
+        attempts: [outcome('', '').attempt],
+      });
+      expect(await store.deliveries.requeue(accountId, 'wh_other', ids[1] ?? '', when(4))).toBeNull();
+      await store.deliveries.release(null, [ids[0] ?? '', ids[2] ?? '']);
+    });
+
+    it('keeps the service clock anchor', async () => {
+      const store = context.store();
+      const anchor = { wallMs: 1_700_000_000_000, scaledMs: 1_700_000_123_456, scale: 2.5 };
+      await store.serviceClock.write(anchor);
+      expect(await store.serviceClock.read()).toEqual(anchor);
+    });
+  });
+}
