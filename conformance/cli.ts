@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { catalogue } from './harness/catalogue.js';
-import { helpText, InputError, inputs, readInputs } from './harness/inputs.js';
+import { helpText, InputError, inputs, isOn, readInputs, switches } from './harness/inputs.js';
 import { resolveTarget } from './harness/resolve-target.js';
 import { writeReports } from './report/files.js';
 import { buildMatrix, totalsOf } from './report/results.js';
@@ -13,7 +13,9 @@ import { runChecks } from './run-checks.js';
 const root = path.resolve(import.meta.dirname, '..');
 
 async function main(): Promise<number> {
-  const options = Object.fromEntries(inputs.map(([flag]) => [flag, { type: 'string' as const }]));
+  const options = Object.fromEntries(
+    inputs.map(([flag]) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const) }]),
+  );
   const { values, positionals } = parseArgs({
     options: { ...options, help: { type: 'boolean' } },
     allowPositionals: true,
@@ -24,7 +26,10 @@ async function main(): Promise<number> {
     return 0;
   }
   const flags: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(values)) if (typeof value === 'string') flags[name] = value;
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === 'string') flags[name] = value;
+    else if (value === true && name !== 'help') flags[name] = 'true';
+  }
   const input = readInputs(flags, process.env);
   const started = performance.now();
   const resolved = await resolveTarget(input, root);

@@ -17,6 +17,11 @@ const target: TargetDescription = {
   mqttUrl: null,
   wsUrl: null,
   webhookPublicUrl: null,
+  webhookListen: null,
+  timeScale: 1,
+  slow: false,
+  latencyP99Milliseconds: 50,
+  fastClock: null,
   keys: {
     freeSecret: secret,
     paidSecret: secret,
