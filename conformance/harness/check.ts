@@ -8,6 +8,8 @@ declare module '@vitest/runner' {
   interface TaskMeta {
     /** The requirement ids a check covers; the report is a matrix of these. */
     requirements?: string[];
+    /** The requirements cannot pass while this check is skipped (see statusOf). */
+    essential?: boolean;
   }
 }
 
@@ -32,6 +34,12 @@ export function expectThat(
   if (!condition) throw new CheckFailure(expected, exchange);
 }
 
+export interface CheckOptions {
+  timeout?: number;
+  /** Its requirements cannot pass while it is skipped: the live check behind a shape check (mqttTopic, wsUrl). */
+  essential?: boolean;
+}
+
 export interface CheckContext {
   /** Ends the check as skipped with the reason (the target gave no means to check): never as passed. */
   skip(reason: string): never;
@@ -45,12 +53,15 @@ export function check(
   requirements: readonly string[],
   title: string,
   body: (context: CheckContext) => Promise<void>,
-  timeout = 30_000,
+  options: number | CheckOptions = {},
 ): void {
+  const { timeout = 30_000, essential = false } =
+    typeof options === 'number' ? { timeout: options } : options;
   it(
     `[${requirements.join(', ')}] ${title}`,
     async (context) => {
       context.task.meta.requirements = [...requirements];
+      if (essential) context.task.meta.essential = true;
       const known = new Map(catalogue().map((requirement) => [requirement.id, requirement]));
       const unknown = requirements.filter((id) => !known.has(id));
       if (unknown.length > 0) throw new Error(`unknown requirement ids: ${unknown.join(', ')}`);

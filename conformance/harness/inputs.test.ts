@@ -29,7 +29,7 @@ describe('inputs', () => {
       expect(line).toContain(variable);
       expect(line).toContain(text);
     }
-    expect(helpText()).toContain('N passed, N failed, N skipped');
+    expect(helpText()).toContain('N passed, N failed, N skipped, N not covered');
   });
 });
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TargetDescription } from '../harness/target.js';
-import type { RequirementRow, Totals } from './results.js';
+import { headline, type RequirementRow, type Totals } from './results.js';
 
 function xml(text: string): string {
   return text.replace(/[<>&'"]/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -42,7 +42,7 @@ function html(rows: readonly RequirementRow[], totals: Totals, target: TargetDes
       return `<tr><td style="color:${colours[row.status]}">${row.status}</td><td><code>${xml(row.requirement.id)}</code></td><td>${row.requirement.source}</td><td>${row.requirement.surface}</td><td>${xml(row.requirement.statement)}<ul>${details}</ul></td></tr>`;
     })
     .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Conformance report</title><style>body{font:14px system-ui;margin:2em}td{vertical-align:top;border-bottom:1px solid #ddd;padding:4px}pre{white-space:pre-wrap;font-size:12px}</style></head><body><h1>Conformance report</h1><p>Target ${xml(target.baseUrl)} (${target.embedded ? 'embedded reference' : 'external'}), profile ${target.profile}: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped, ${totals.notCovered} not covered.</p><table><thead><tr><th>status</th><th>requirement</th><th>source</th><th>surface</th><th>statement and checks</th></tr></thead><tbody>${body}</tbody></table></body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Conformance report</title><style>body{font:14px system-ui;margin:2em}td{vertical-align:top;border-bottom:1px solid #ddd;padding:4px}pre{white-space:pre-wrap;font-size:12px}</style></head><body><h1>Conformance report</h1><p>Target ${xml(target.baseUrl)} (${target.embedded ? 'embedded reference' : 'external'}), profile ${target.profile}: ${xml(headline(totals))}.</p><table><thead><tr><th>status</th><th>requirement</th><th>source</th><th>surface</th><th>statement and checks</th></tr></thead><tbody>${body}</tbody></table></body></html>\n`;
 }
 
 /** Writes report.json, junit.xml and report.html into `directory`; returns their paths. */
