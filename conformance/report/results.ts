@@ -11,6 +11,8 @@ export interface CheckResult {
   durationMs: number;
   /** A requirement this check names cannot pass while it is skipped (the live check behind a shape check). */
   essential?: boolean;
+  /** What the check saw, for the report. */
+  evidence?: Array<{ label: string; data: unknown }>;
 }
 
 export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not covered';

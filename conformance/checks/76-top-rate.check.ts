@@ -1,0 +1,101 @@
+// One stream at its quality's top rate for a bounded time: every sample reaches a subscriber once, in order, with
+// contiguous sequence numbers, and the p99 publish-to-receive latency stays under the threshold.
+import { describe } from 'vitest';
+import { qualityMembers } from '../../generated/types/facts.js';
+import { check, expectWith } from '../harness/check.js';
+import { currentTarget } from '../harness/target.js';
+import {
+  connectAs,
+  createStream,
+  deleteStream,
+  encodeSample,
+  indexOf,
+  sampleOf,
+  sleep,
+  subscribeTo,
+  telemetryOf,
+  topicOf,
+  waitUntil,
+} from './support/data-plane.js';
+
+/** Long enough for thousands of samples, short enough for the run's budget. */
+const runSeconds = 3;
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+describe('top sample rate', () => {
+  check(
+    [
+      'EP-CREATE-STREAM-QUALITY-DEFAULT',
+      'RULE-INGEST-RATE-WINDOW',
+      'INF-SCHEMAS-LIVE-SEQUENCE',
+      'INF-SCHEMAS-LIVE-FRAME',
+    ],
+    `a high-quality stream at ${qualityMembers.high.sampleRateHz} Hz for ${runSeconds} s: no loss, no reordering, no duplicates, contiguous seq, p99 latency under the threshold`,
+    async (context) => {
+      const rate = qualityMembers.high.sampleRateHz;
+      const threshold = currentTarget().latencyP99Milliseconds;
+      const stream = await createStream({ quality: 'high', format: 'json' });
+      const subscriber = await subscribeTo(stream);
+      const device = await connectAs(stream);
+      const sentAt = new Map<number, number>();
+      const total = rate * runSeconds;
+      const started = performance.now();
+      const epoch = Date.now();
+      // Paced on the wall clock in 1 ms steps, never ahead of the allowed rate (a sliding second never sees more).
+      for (let index = 1; index <= total; ) {
+        const due = Math.min(total, Math.floor((performance.now() - started) * (rate / 1000) * 0.98));
+        for (; index <= due; index++) {
+          sentAt.set(index, Date.now());
+          device.client.publish(topicOf(stream.id), encodeSample('json', sampleOf(index)), { qos: 0 });
+        }
+        await sleep(1);
+      }
+      await waitUntil(() => telemetryOf(subscriber).length >= total, 5000);
+      await sleep(200);
+      const telemetry = telemetryOf(subscriber);
+      const frameOf = new Map<unknown, number>();
+      for (const frame of subscriber.frames)
+        for (const message of frame.messages) frameOf.set(message, frame.at);
+      const indices = telemetry.map(indexOf);
+      const latencies = telemetry.map(
+        (message) => (frameOf.get(message) ?? 0) - (sentAt.get(indexOf(message) ?? 0) ?? 0),
+      );
+      const all = subscriber.messages() as Array<{ seq?: number }>;
+      const seqGaps = all.filter(
+        (message, at) => at > 0 && message.seq !== (all[at - 1]?.seq ?? 0) + 1,
+      ).length;
+      const summary = {
+        published: total,
+        seconds: (Date.now() - epoch) / 1000,
+        received: telemetry.length,
+        missing: total - new Set(indices).size,
+        duplicates: indices.length - new Set(indices).size,
+        reordered: indices.filter((value, at) => at > 0 && (value ?? 0) < (indices[at - 1] ?? 0)).length,
+        seqGaps,
+        frames: subscriber.frames.length,
+        p50Ms: percentile(latencies, 0.5),
+        p99Ms: percentile(latencies, 0.99),
+        maxMs: Math.max(...latencies),
+        thresholdP99Ms: threshold,
+      };
+      context.evidence('top rate', summary);
+      await device.close();
+      await subscriber.close();
+      await deleteStream(stream);
+      expectWith(summary.missing === 0, 'no sample lost', summary);
+      expectWith(summary.duplicates === 0, 'no sample twice', summary);
+      expectWith(summary.reordered === 0, 'samples in publish order', summary);
+      expectWith(summary.seqGaps === 0, 'seq contiguous', summary);
+      expectWith(
+        summary.p99Ms <= threshold,
+        `p99 latency at most ${threshold} ms (--latency-p99-ms)`,
+        summary,
+      );
+    },
+    { timeout: 60_000 },
+  );
+});
