@@ -41,7 +41,8 @@ function recordOf(packet: Packet, direction: PacketRecord['direction']): PacketR
   if ('topic' in packet && typeof packet.topic === 'string') record.topic = packet.topic;
   if ('qos' in packet && typeof packet.qos === 'number') record.qos = packet.qos;
   if ('retain' in packet && typeof packet.retain === 'boolean') record.retain = packet.retain;
-  if ('payload' in packet && packet.payload !== undefined) record.bytes = Buffer.byteLength(packet.payload);
+  const payload: unknown = 'payload' in packet ? packet.payload : undefined;
+  if (typeof payload === 'string' || Buffer.isBuffer(payload)) record.bytes = Buffer.byteLength(payload);
   if ('returnCode' in packet && typeof packet.returnCode === 'number') record.returnCode = packet.returnCode;
   if ('reasonCode' in packet && typeof packet.reasonCode === 'number') record.returnCode = packet.reasonCode;
   return record;
