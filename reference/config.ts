@@ -13,12 +13,13 @@ const environment: Record<string, keyof StartOptions> = {
   TELEMETRY_HOST: 'host',
   TELEMETRY_API_PORT: 'apiPort',
   TELEMETRY_AUTH_PORT: 'authPort',
+  TELEMETRY_MQTT_PORT: 'mqttPort',
   TELEMETRY_TIME_SCALE: 'timeScale',
   TELEMETRY_DEFAULT_REGION: 'defaultRegion',
   TELEMETRY_AUTO_APPROVE_CONSENT: 'autoApproveConsent',
   TELEMETRY_OAUTH_REDIRECT_URI: 'oauthRedirectUri',
 };
-const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'timeScale']);
+const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'mqttPort', 'timeScale']);
 
 function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
   const options: Record<string, unknown> = {};

@@ -6,9 +6,12 @@ import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { systemClock } from './clock.js';
 import { takeLock } from './data-dir-lock.js';
+import type { FanoutBus } from './fanout/fanout-bus.js';
+import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
+import { startIngestServer } from './ingest/ingest-server.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import type { ServiceUrls } from './services/urls.js';
@@ -23,6 +26,8 @@ export interface StartOptions {
   /** 0 (the default) takes a free port. */
   apiPort?: number;
   authPort?: number;
+  /** The MQTT ingest server's port; 0 (the default) takes a free port. */
+  mqttPort?: number;
   /** How many times faster than the wall clock the service clock runs (tests of expiry, windows, retries). */
   timeScale?: number;
   /** The version segment `{base_url}` ends with. */
@@ -43,6 +48,8 @@ export interface RunningService {
   /** Credentials created on first start (a fresh data directory); null on later starts. */
   seeded: SeededCredentials | null;
   dependencies: ServiceDependencies;
+  /** Every accepted sample and live/idle change, numbered per stream: fan-out and recording listen here. */
+  fanoutBus: FanoutBus;
   stop(): Promise<void>;
 }
 
@@ -78,6 +85,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     autoApproveConsent: options.autoApproveConsent ?? false,
   };
+  // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
+  const fanoutBus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
+  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus: fanoutBus });
+  // --- end of the live data plane ---
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
   const authListener = await listen(host, options.authPort ?? 0);
@@ -86,7 +97,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   Object.assign(dependencies.urls, {
     baseUrl: `http://${host}:${apiListener.port}${basePath}`,
     authUrl: `http://${host}:${authListener.port}`,
-    mqttBroker: `mqtt://${host}:1883`,
+    mqttBroker: ingest.url,
     wsUrl: `ws://${host}:${apiListener.port}`,
     ...options.publicUrls,
   } satisfies ServiceUrls);
@@ -105,8 +116,12 @@ export async function start(options: StartOptions): Promise<RunningService> {
     urls: dependencies.urls,
     seeded,
     dependencies,
+    fanoutBus,
     async stop() {
+      // Devices first, so their streams are idle (and device.offline written) before the store closes.
+      await ingest.close();
       await Promise.all([apps.api.close(), apps.auth.close()]);
+      await fanoutBus.close();
       await store.close();
       await releaseLock();
     },

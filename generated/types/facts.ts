@@ -30,6 +30,10 @@ export const apiPolicies = {
     maxRequestBodyBytes: 1048576,
     maxWebhooksPerAccount: 16,
   },
+  timeScale: {
+    scaled: ['access, refresh and subscriber token lifetimes', 'the authorization code lifetime', 'the REST rate window', 'webhook retry delays', 'timestamps the API returns'],
+    wallTime: ['the MQTT ingest rate window and the device.error bound', 'MQTT keep-alive and the CONNECT deadline', 'the webhook receiver timeout'],
+  },
   webhookDelivery: {
     description: 'How every entry of `webhooks` is delivered, signed and retried.',
     method: 'POST',
@@ -181,12 +185,40 @@ export const channelFacts = {
       retain: 'ignored; the service keeps no retained message',
       topicAccess: 'a device may publish only to its own stream\'s topic and may not subscribe',
       connectionsPerStream: 'one; a second connection for a stream that is live is refused (not authorized)',
-      rateWindow: 'messages are counted per stream over a sliding second against the quality\'s rate',
+      rateWindow: {
+        algorithm: 'token-bucket',
+        description: 'each stream has a bucket of burstSeconds × the quality\'s rate tokens, full when the device connects and refilled at the quality\'s rate × (1 + rateTolerance) tokens per second of wall time; every PUBLISH to the stream\'s topic takes one token, and one that finds the bucket empty is over the rate',
+        burstSeconds: 0.25,
+        rateTolerance: 0.001,
+      },
       overRate: 'dropped, device.error rate_exceeded (at most one device.error per stream per second)',
       undecodable: 'dropped, device.error format_mismatch',
       oversized: 'dropped, device.error message_too_large',
+      errorEvents: {
+        perStreamPerSeconds: 1,
+        acknowledgement: 'a QoS 1 message is acknowledged once it is accepted or dropped, and the connection stays open; MQTT 5 PUBACK carries 0x00 when accepted, 0x99 Payload format invalid for format_mismatch, 0x97 Quota exceeded for rate_exceeded, 0x83 Implementation specific error for message_too_large; MQTT 3.1.1 cannot refuse a PUBLISH and acknowledges it',
+      },
       onConnect: 'the stream goes live and device.online is sent',
       onDisconnect: 'the stream goes idle and device.offline is sent',
+      sessions: {
+        onServiceStart: 'every stream found live is set idle and device.offline is sent for it, endedAt being the start of the service',
+        onServiceStop: 'every device is disconnected and its stream goes idle with device.offline',
+      },
+      connection: {
+        connectDeadlineSeconds: 10,
+        maxControlPacketBytes: 4096,
+        keepAliveTimeoutFactor: 1.5,
+        rule: 'a connection that sends no CONNECT within connectDeadlineSeconds is closed; a CONNECT larger than maxControlPacketBytes is refused (MQTT 5 CONNACK 0x95 Packet too large, MQTT 3.1.1 return code 4); any other packet but PUBLISH larger than it, and any malformed packet, closes only that connection; a PUBLISH may carry maxMessageBytes of payload plus maxControlPacketBytes of topic, identifier and properties, and a larger one is skipped without being buffered and dropped as oversized; a device that sends nothing for keepAliveTimeoutFactor × its keep-alive is disconnected (keep-alive 0 means none)',
+      },
+      authentication: {
+        rule: 'a wrong streamKey, an unknown or deleted stream, or a stream that is already live is refused with MQTT 3.1.1 return code 5 / MQTT 5 0x87 Not authorized; a CONNECT without a username or password with 3.1.1 return code 4 / MQTT 5 0x86 Bad User Name or Password; nothing else happens',
+      },
+      unsupported: {
+        qos2: 'a QoS 2 PUBLISH ends the connection (MQTT 5 DISCONNECT 0x9B QoS not supported; MQTT 3.1.1 the connection is closed); MQTT 5 CONNACK announces Maximum QoS 1',
+        otherTopic: 'a PUBLISH to any topic but the stream\'s own is dropped without device.error and the connection stays open (MQTT 5 PUBACK 0x87 Not authorized; MQTT 3.1.1 PUBACK)',
+        subscribe: 'every filter of a SUBSCRIBE is refused (MQTT 3.1.1 SUBACK 0x80, MQTT 5 SUBACK 0x87 Not authorized); UNSUBSCRIBE is answered (MQTT 5 UNSUBACK 0x11 No subscription existed)',
+        will: 'a will message is ignored; it is never published',
+      },
     },
   },
   liveFeed: {

@@ -68,6 +68,12 @@ export interface Store {
   streams: ResourceTable<StreamRow, { status?: string }> & {
     /** Any account: the MQTT broker looks a stream up by its id alone. */
     getById(id: string): Promise<StreamRow | null>;
+    /** idle → live with `startedAt`, atomically; `null` when the stream is absent or not idle (another node has it). */
+    setLive(id: string, startedAt: string): Promise<StreamRow | null>;
+    /** live → idle, `startedAt` cleared; `null` when the stream is absent or not live. */
+    setIdle(id: string): Promise<StreamRow | null>;
+    /** Every live stream of any account (a starting service idles what a crash left live). */
+    listLive(): Promise<StreamRow[]>;
   };
   /** `recordCount` is counted on read, never stored. Deleting a report deletes its records. */
   reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, { status?: string }> & {
