@@ -8,12 +8,14 @@ import { systemClock } from './clock.js';
 import { takeLock } from './data-dir-lock.js';
 import type { FanoutBus } from './fanout/fanout-bus.js';
 import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
+import { LiveFeedServer } from './fanout/live-feed-server.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
 import { startIngestServer } from './ingest/ingest-server.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
+import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
 import type { ServiceUrls } from './services/urls.js';
 import { openStore } from './storage/open-store.js';
 
@@ -48,8 +50,8 @@ export interface RunningService {
   /** Credentials created on first start (a fresh data directory); null on later starts. */
   seeded: SeededCredentials | null;
   dependencies: ServiceDependencies;
-  /** Every accepted sample and live/idle change, numbered per stream: fan-out and recording listen here. */
-  fanoutBus: FanoutBus;
+  /** Live messages of every stream: ingest publishes, the fan-out and recording listen. */
+  bus: FanoutBus;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   );
   const clock = systemClock(options.timeScale ?? 1);
   const signingKey = await signingKeyIn(options.dataDir);
+  const streamLifecycle = new StreamLifecycleEvents();
   const dependencies: ServiceDependencies = {
     store,
     clock,
@@ -84,10 +87,11 @@ export async function start(options: StartOptions): Promise<RunningService> {
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     autoApproveConsent: options.autoApproveConsent ?? false,
+    streamLifecycle,
   };
   // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
-  const fanoutBus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
-  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus: fanoutBus });
+  const bus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
+  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus });
   // --- end of the live data plane ---
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
@@ -102,6 +106,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
     ...options.publicUrls,
   } satisfies ServiceUrls);
   const apps = await buildApps(dependencies);
+  // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
+  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
+  liveFeed.attach(apps.api.server);
+  streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;
@@ -116,12 +124,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
     urls: dependencies.urls,
     seeded,
     dependencies,
-    fanoutBus,
+    bus,
     async stop() {
       // Devices first, so their streams are idle (and device.offline written) before the store closes.
       await ingest.close();
+      await liveFeed.close();
       await Promise.all([apps.api.close(), apps.auth.close()]);
-      await fanoutBus.close();
+      await bus.close();
       await store.close();
       await releaseLock();
     },

@@ -97,6 +97,12 @@ export const schemaPatterns = {
   WebhookUrl: '^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$',
   WsUrl: '^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$',
 } as const;
+/** The maxItems of each named array schema and of its direct array properties. */
+export const schemaMaxItems = {
+  'CreateRecordRequest.samples': 10000,
+  'Record.samples': 10000,
+  'UpdateRecordRequest.samples': 10000,
+} as const;
 /** The default of each named schema and of its direct properties. */
 export const schemaDefaults = {
   'CreateStreamRequest.quality': 'medium',
@@ -225,15 +231,60 @@ export const channelFacts = {
     address: '/devices/{streamId}/live',
     connectionRules: {
       handshakeErrors: 'the upgrade is refused with the HTTP status and error envelope of the REST API (401 missing_token, invalid_token or token_expired; 404 resource_missing for an unknown stream)',
+      handshakeErrorCodes: {
+        notLiveFeedPath: 'route_not_found',
+        missingToken: 'missing_token',
+        invalidToken: 'invalid_token',
+        expiredToken: 'token_expired',
+        tokenOfAnotherStream: 'invalid_token',
+        unknownStream: 'resource_missing',
+      },
       maxBufferedBytes: 1048576,
+      batching: {
+        rule: 'messages queued for a subscriber go out as one frame at the end of the event-loop turn, or, while its socket still holds unsent bytes, as one frame when the socket drains; a subscriber\'s queued and unsent bytes together never exceed maxBufferedBytes',
+      },
+      keepAlive: {
+        pingIntervalSeconds: 30,
+        deadPeer: 'a subscriber that has not answered a ping when the next one is due is dropped without a close frame (the subscriber sees 1006)',
+      },
+      subscriberData: {
+        rule: 'any data frame from the subscriber closes the connection with 1003; a frame longer than a control frame\'s 125 bytes closes it with 1009 before it is read',
+      },
       closeCodes: {
-        '1000': 'the stream was deleted',
-        '1008': 'the subscriber token expired during the connection',
-        '1011': 'the service failed',
-        '1013': 'the subscriber fell more than maxBufferedBytes behind and was dropped so the others are unaffected',
+        streamDeleted: {
+          code: 1000,
+          when: 'the stream was deleted',
+        },
+        serviceStopping: {
+          code: 1001,
+          when: 'the service is stopping',
+        },
+        subscriberSentData: {
+          code: 1003,
+          when: 'the subscriber sent a data frame',
+        },
+        subscriberFrameTooLarge: {
+          code: 1009,
+          when: 'the subscriber sent a frame longer than 125 bytes',
+        },
+        tokenExpired: {
+          code: 1008,
+          when: 'the subscriber token expired during the connection',
+        },
+        serviceFailed: {
+          code: 1011,
+          when: 'the service failed',
+        },
+        subscriberTooSlow: {
+          code: 1013,
+          when: 'the subscriber fell more than maxBufferedBytes behind and was dropped so the others are unaffected',
+        },
       },
       onConnect: 'subscriber.connected is sent and subscriberCount grows by one',
       onClose: 'subscriber.disconnected is sent and subscriberCount shrinks by one',
+      subscriberCountMessages: {
+        rule: 'every change of subscriberCount (the stream\'s field, kept current) is also sent to the stream\'s subscribers as a status message, the new subscriber included',
+      },
     },
   },
   webhookDelivery: {
@@ -499,6 +550,17 @@ export const qualityMembers = {
   high: {
     description: '1 kHz',
     sampleRateHz: 1000,
+  },
+} as const;
+/** x- facts of Record. */
+export const recordFacts = {
+  recording: {
+    session: 'while a stream whose recordingReportId names a report of its account is live, every telemetry sample is appended to a record of that report (source stream, streamId set, status draft, title null); each live session starts a new record, and a record that reached the samples limit is continued by a new one',
+    flushSamples: 500,
+    flushIntervalMilliseconds: 200,
+    durability: 'a batch is acknowledged once its write committed; a crash (kill -9) loses at most the samples received since the last acknowledged batch, that is one flushIntervalMilliseconds of samples and the batch being written (at most 2 × flushSamples per stream while the database keeps up)',
+    reportChanges: 'a change of recordingReportId takes effect at the stream\'s next live session',
+    unwritableReport: 'samples of a session whose report was deleted or archived are not recorded',
   },
 } as const;
 /** x- facts of RecordStatus. */

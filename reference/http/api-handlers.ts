@@ -48,7 +48,7 @@ export function apiHandlers(dependencies: ServiceDependencies): ApiHandlers {
     }),
     deleteStream: async ({ auth, params }) => ({
       status: 200,
-      body: await streams.deleteStream(context(auth), params.streamId),
+      body: await streams.deleteStream(context(auth), params.streamId, dependencies.streamLifecycle),
     }),
     createSubscriberToken: async ({ auth, params, body }) => ({
       status: 201,

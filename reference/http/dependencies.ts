@@ -1,6 +1,7 @@
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../clock.js';
 import type { FixedWindowRateLimiter } from '../rate-limiter.js';
+import type { StreamLifecycle } from '../services/stream-lifecycle.js';
 import type { ServiceUrls } from '../services/urls.js';
 import type { Store } from '../storage/store.js';
 
@@ -15,4 +16,6 @@ export interface ServiceDependencies {
   rateLimiter: FixedWindowRateLimiter;
   /** Local testing only: GET /oauth/authorize grants at once, for `login_hint` or the client's own account. */
   autoApproveConsent: boolean;
+  /** Hears of stream deletions (the fan-out closes their subscribers); none in tests of the REST layer alone. */
+  streamLifecycle?: StreamLifecycle;
 }
