@@ -30,7 +30,8 @@ describe('top sample rate', () => {
   check(
     [
       'EP-CREATE-STREAM-QUALITY-DEFAULT',
-      'RULE-INGEST-RATE-WINDOW',
+      'RULE-INGEST-RATE-WINDOW-RATE-TOLERANCE',
+      'RULE-CONNECTION-BATCHING-RULE',
       'INF-SCHEMAS-LIVE-SEQUENCE',
       'INF-SCHEMAS-LIVE-FRAME',
     ],
