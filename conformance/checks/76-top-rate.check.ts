@@ -26,6 +26,9 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
 
+/** The top-rate run's figures, for the latency check after it (the spec promises no latency: a threshold of ours). */
+let lastRun: { p99Ms: number; thresholdP99Ms: number } | null = null;
+
 describe('top sample rate', () => {
   check(
     [
@@ -35,7 +38,7 @@ describe('top sample rate', () => {
       'INF-SCHEMAS-LIVE-SEQUENCE',
       'INF-SCHEMAS-LIVE-FRAME',
     ],
-    `a high-quality stream at ${qualityMembers.high.sampleRateHz} Hz for ${runSeconds} s: no loss, no reordering, no duplicates, contiguous seq, p99 latency under the threshold`,
+    `a high-quality stream at ${qualityMembers.high.sampleRateHz} Hz for ${runSeconds} s: no loss, no reordering, no duplicates, contiguous seq`,
     async (context) => {
       const rate = qualityMembers.high.sampleRateHz;
       const threshold = currentTarget().latencyP99Milliseconds;
@@ -84,6 +87,7 @@ describe('top sample rate', () => {
         thresholdP99Ms: threshold,
       };
       context.evidence('top rate', summary);
+      lastRun = summary;
       await device.close();
       await subscriber.close();
       await deleteStream(stream);
@@ -91,12 +95,22 @@ describe('top sample rate', () => {
       expectWith(summary.duplicates === 0, 'no sample twice', summary);
       expectWith(summary.reordered === 0, 'samples in publish order', summary);
       expectWith(summary.seqGaps === 0, 'seq contiguous', summary);
-      expectWith(
-        summary.p99Ms <= threshold,
-        `p99 latency at most ${threshold} ms (--latency-p99-ms)`,
-        summary,
-      );
     },
     { timeout: 60_000 },
+  );
+
+  check(
+    ['INF-SCHEMAS-TELEMETRY-MESSAGE-PROPERTIES-RECEIVEDAT'],
+    'the p99 publish-to-receive latency of that run stays under --latency-p99-ms',
+    async (context) => {
+      const run = lastRun;
+      if (run === null) context.skip('the top-rate run did not finish');
+      context.evidence('latency', run);
+      expectWith(
+        run.p99Ms <= run.thresholdP99Ms,
+        `p99 latency at most ${run.thresholdP99Ms} ms (--latency-p99-ms)`,
+        run,
+      );
+    },
   );
 });
