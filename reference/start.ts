@@ -4,8 +4,9 @@ import path from 'node:path';
 import { defaultBaseUrl } from '../generated/client/index.js';
 import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
-import { systemClock } from './clock.js';
 import { takeLock } from './data-dir-lock.js';
+import { type DeliveryLog, jsonLineLog } from './delivery/delivery-log.js';
+import { startWebhookDelivery } from './delivery/webhook-delivery.js';
 import type { FanoutBus } from './fanout/fanout-bus.js';
 import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
 import { LiveFeedServer } from './fanout/live-feed-server.js';
@@ -13,6 +14,7 @@ import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
 import { startIngestServer } from './ingest/ingest-server.js';
+import { persistentClock } from './persistent-clock.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
@@ -43,6 +45,10 @@ export interface StartOptions {
   oauthRedirectUri?: string;
   /** Test fixtures for a first start (extra secret keys, a revoked key); none for a normal start. */
   seedExtras?: SeedExtras;
+  /** Local testing only: webhooks may point at loopback and private addresses (and use plain http on loopback). */
+  allowPrivateWebhookTargets?: boolean;
+  /** Where failed delivery attempts are logged (info level); JSON lines on stdout by default. */
+  webhookLog?: DeliveryLog;
 }
 
 export interface RunningService {
@@ -76,7 +82,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
       : { kind: 'postgres', connectionString: options.postgresUrl },
   );
-  const clock = systemClock(options.timeScale ?? 1);
+  const clock = await persistentClock(store, options.timeScale ?? 1);
+  const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
   const streamLifecycle = new StreamLifecycleEvents();
   const dependencies: ServiceDependencies = {
@@ -88,6 +95,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     autoApproveConsent: options.autoApproveConsent ?? false,
     streamLifecycle,
+    webhookTargets,
   };
   // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
   const bus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
@@ -120,6 +128,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
     redirectUri,
     options.seedExtras,
   );
+  const delivery = await startWebhookDelivery({
+    store,
+    clock,
+    policy: webhookTargets,
+    log: options.webhookLog ?? jsonLineLog(),
+    soleOwner: options.postgresUrl === undefined,
+  });
   return {
     urls: dependencies.urls,
     seeded,
@@ -131,6 +146,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
       await liveFeed.close();
       await Promise.all([apps.api.close(), apps.auth.close()]);
       await bus.close();
+      await delivery.stop();
       await store.close();
       await releaseLock();
     },

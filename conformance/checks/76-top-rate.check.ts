@@ -104,7 +104,7 @@ describe('top sample rate', () => {
     'the p99 publish-to-receive latency of that run stays under --latency-p99-ms',
     async (context) => {
       const run = lastRun;
-      if (run === null) context.skip('the top-rate run did not finish');
+      if (run === null) return context.skip('the top-rate run did not finish');
       context.evidence('latency', run);
       expectWith(
         run.p99Ms <= run.thresholdP99Ms,

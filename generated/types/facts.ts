@@ -62,6 +62,21 @@ export const apiPolicies = {
       redirects: 'a 3xx is a failure and is not followed',
       timeoutSeconds: 15,
     },
+    idempotency: {
+      header: 'Service-Delivery-Id',
+      value: 'the delivery\'s id (whd_...), the same on every attempt and replay of one event to one webhook',
+    },
+    ordering: {
+      perWebhook: 'none; first attempts go out oldest first, and a failed delivery never holds back later ones',
+    },
+    secretRotation: {
+      overlapSeconds: 86400,
+      during: 'deliveries carry one v1 per secret, the new one first',
+    },
+    targets: {
+      refused: 'loopback, private, link-local (cloud metadata), unspecified, multicast and reserved addresses, at creation and again when each delivery connects',
+      localTesting: 'a deployment may allow loopback and private addresses (local testing only); link-local addresses stay refused',
+    },
   },
 } as const;
 /** The pattern of each named schema and of its direct properties. */
@@ -317,6 +332,21 @@ export const channelFacts = {
         redirects: 'a 3xx is a failure and is not followed',
         timeoutSeconds: 15,
       },
+      idempotency: {
+        header: 'Service-Delivery-Id',
+        value: 'the delivery\'s id (whd_...), the same on every attempt and replay of one event to one webhook',
+      },
+      ordering: {
+        perWebhook: 'none; first attempts go out oldest first, and a failed delivery never holds back later ones',
+      },
+      secretRotation: {
+        overlapSeconds: 86400,
+        during: 'deliveries carry one v1 per secret, the new one first',
+      },
+      targets: {
+        refused: 'loopback, private, link-local (cloud metadata), unspecified, multicast and reserved addresses, at creation and again when each delivery connects',
+        localTesting: 'a deployment may allow loopback and private addresses (local testing only); link-local addresses stay refused',
+      },
     },
   },
 } as const;
@@ -459,6 +489,11 @@ export const errorCodeMembers = {
   },
   webhook_limit_reached: {
     description: 'The account already has the maximum number of webhooks.',
+    status: 400,
+    type_: 'invalid_request_error',
+  },
+  webhook_url_forbidden: {
+    description: 'The webhook\'s url is not a public address (loopback, private, link-local, cloud metadata); `param` is `url`.',
     status: 400,
     type_: 'invalid_request_error',
   },

@@ -1,5 +1,6 @@
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../clock.js';
+import type { TargetPolicy } from '../delivery/target-address.js';
 import type { FixedWindowRateLimiter } from '../rate-limiter.js';
 import type { StreamLifecycle } from '../services/stream-lifecycle.js';
 import type { ServiceUrls } from '../services/urls.js';
@@ -18,4 +19,6 @@ export interface ServiceDependencies {
   autoApproveConsent: boolean;
   /** Hears of stream deletions (the fan-out closes their subscribers); none in tests of the REST layer alone. */
   streamLifecycle?: StreamLifecycle;
+  /** Which addresses webhooks may point at (checked at creation; the dispatcher checks again at every connection). */
+  webhookTargets: TargetPolicy;
 }

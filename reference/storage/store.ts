@@ -2,6 +2,9 @@ import type {
   AccountRow,
   ApiKeyRow,
   AuthorizationCodeRow,
+  ClaimedDelivery,
+  ClockAnchor,
+  DeliveryOutcome,
   DeliveryRow,
   EventRow,
   OAuthClientRow,
@@ -45,6 +48,19 @@ export interface ResourceTable<
   /** Sets the fields given (undefined ones are left alone); `null` when this account has no row with that id. */
   update(accountId: string, id: string, changes: Partial<Omit<Row, 'id' | 'accountId'>>): Promise<Row | null>;
   delete(accountId: string, id: string): Promise<boolean>;
+}
+
+/** What a dispatcher asks of `deliveries.claim`; times on the service clock. */
+export interface ClaimRequest {
+  now: string;
+  leaseUntil: string;
+  limit: number;
+  /** At most this many deliveries of one webhook in flight at once, counting `inFlightPerWebhook`. */
+  perWebhook: number;
+  /** Deliveries the caller already holds, per webhook id. */
+  inFlightPerWebhook: ReadonlyMap<string, number>;
+  /** Names the caller's leases: only its own outcomes are applied. */
+  claimToken: string;
 }
 
 /**
@@ -94,6 +110,22 @@ export interface Store {
   deliveries: ResourceTable<DeliveryRow, { webhookId: string }> & {
     /** Pending deliveries whose next attempt is due at or before `now` (any account), oldest first. */
     due(now: string, limit: number): Promise<DeliveryRow[]>;
+    /** Leases due deliveries (see ClaimRequest), oldest first, safely against other nodes claiming at once. */
+    claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+    /**
+     * Records attempts and ends their leases, each only while its claim token still holds the lease (a lease that ran
+     * out and was claimed again is not overwritten). Returns the ids applied.
+     */
+    settle(outcomes: readonly DeliveryOutcome[]): Promise<string[]>;
+    /** Ends leases without an attempt: those of `claimToken` (any when null), of `ids` (all when null). */
+    release(claimToken: string | null, ids: readonly string[] | null): Promise<void>;
+    /** Back to pending, due at `at`, with the whole retry schedule ahead again; null when no such delivery. */
+    requeue(accountId: string, webhookId: string, id: string, at: string): Promise<DeliveryRow | null>;
+  };
+  /** Where the service clock stands, so that it keeps running across restarts. */
+  serviceClock: {
+    read(): Promise<ClockAnchor | null>;
+    write(anchor: ClockAnchor): Promise<void>;
   };
   oauthClients: {
     insert(row: OAuthClientRow): Promise<OAuthClientRow>;
