@@ -221,4 +221,49 @@ describe('webhook deliveries', () => {
       );
     },
   );
+
+  check(
+    ['RULE-WEBHOOK-DELIVERY-ORDERING-PER-WEBHOOK'],
+    'first attempts go out oldest first, and a failing delivery does not hold back a later one',
+    async (context) => {
+      const webhook = await hooks.register(context, 'ordering', {
+        events: ['webhook.test'],
+        behaviour: (attempt) => ({ status: attempt === 1 ? 500 : 200 }),
+      });
+      const first = await send('POST', `/webhooks/${webhook.id}/test`);
+      const second = await send('POST', `/webhooks/${webhook.id}/test`);
+      const deliveries = await hooks.waitFor(context, webhook, (found) => found.length >= 2, deliveryWaitMs);
+      context.evidence(
+        'attempts',
+        deliveries.map((each) => ({ at: each.arrivedAt, answer: each.answer, id: each.event?.id })),
+      );
+      const ids = deliveries.map((each) => each.event?.id);
+      const requested = [first, second].map((each) => (each.response.body as { id?: unknown }).id);
+      expectWith(
+        JSON.stringify(ids.slice(0, 2)) === JSON.stringify(requested),
+        'the first event first, then the second although the first failed',
+        { ids, requested },
+      );
+    },
+  );
+
+  check(
+    ['RULE-WEBHOOK-DELIVERY-TARGETS-REFUSED', 'RULE-WEBHOOK-DELIVERY-TARGETS-LOCAL-TESTING'],
+    'a webhook at a link-local address (cloud metadata) is refused with webhook_url_forbidden, local testing or not',
+    async (context) => {
+      const created = await send('POST', '/webhooks', {
+        body: { url: 'https://169.254.169.254/latest/meta-data', events: ['webhook.test'] },
+      });
+      context.evidence('answer', created.response);
+      const body = created.response.body as { id?: string; error?: { code?: string; param?: string } };
+      if (created.response.status === 201 && body.id !== undefined)
+        await send('DELETE', `/webhooks/${body.id}`);
+      expectWith(created.response.status === 400, 'status 400', created);
+      expectWith(
+        body.error?.code === 'webhook_url_forbidden' && body.error.param === 'url',
+        'webhook_url_forbidden on url',
+        created,
+      );
+    },
+  );
 });

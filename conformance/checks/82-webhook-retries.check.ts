@@ -291,4 +291,75 @@ describe.concurrent('webhook retries', () => {
     },
     { timeout: 120_000 },
   );
+
+  check(
+    ['RULE-WEBHOOK-DELIVERY-IDEMPOTENCY-HEADER', 'RULE-WEBHOOK-DELIVERY-IDEMPOTENCY-VALUE'],
+    `every attempt of one delivery carries ${policy.idempotency.header}: the delivery's id, the same each time`,
+    async (context) => {
+      const { clock } = schedule();
+      const { webhook, deliveries } = await failingScenario(context);
+      const header = policy.idempotency.header.toLowerCase();
+      const values = deliveries.map((each) => each.headers[header]);
+      const listed = await send('GET', `/webhooks/${webhook.id}/deliveries`, {
+        server: clock === 'fast' ? 'fast' : 'api',
+      });
+      const [delivery] = (listed.response.body as { data?: Array<{ id?: string }> }).data ?? [];
+      context.evidence('header values', { values, listed: delivery?.id });
+      expectWith(
+        values.length > 0 && values.every((value) => value === delivery?.id),
+        `${policy.idempotency.header} = the listed delivery id on every attempt`,
+        { values, id: delivery?.id },
+      );
+    },
+    { timeout: 120_000 },
+  );
+
+  check(
+    ['RULE-WEBHOOK-DELIVERY-SECRET-ROTATION-DURING', 'RULE-WEBHOOK-DELIVERY-SECRET-ROTATION-OVERLAP-SECONDS'],
+    `after a roll, deliveries carry a v1 for the new secret first and the old one second, for ${policy.secretRotation.overlapSeconds} s`,
+    async (context) => {
+      const { clock, scale } = schedule();
+      const overlapMs = (policy.secretRotation.overlapSeconds * 1000) / scale;
+      if (overlapMs > quickWaitMilliseconds && !currentTarget().slow)
+        context.skip(
+          `the overlap lasts ${(overlapMs / 3_600_000).toFixed(1)} h of wall time at time scale ${scale}`,
+        );
+      const server = clock === 'fast' ? ('fast' as const) : ('api' as const);
+      const webhook = await hooks.register(context, 'rotation', { events: ['webhook.test'], clock });
+      const rolled = await send('POST', `/webhooks/${webhook.id}/roll-secret`, { server });
+      const newSecret = String((rolled.response.body as { signingSecret?: unknown }).signingSecret);
+      await send('POST', `/webhooks/${webhook.id}/test`, { server });
+      const [during] = await hooks.waitFor(context, webhook, (found) => found.length >= 1, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, overlapMs + 1000));
+      await send('POST', `/webhooks/${webhook.id}/test`, { server });
+      const found = await hooks.waitFor(context, webhook, (each) => each.length >= 2, 10_000);
+      const after = found[1];
+      const v1Of = (delivery: ParsedDelivery | undefined, secret: string) =>
+        delivery === undefined ? [] : readSignature(delivery, secret, 0).v1;
+      const signedBy = (delivery: ParsedDelivery | undefined, secret: string) => {
+        if (delivery === undefined) return false;
+        const t = Number(readSignature(delivery, secret, 0).timestamps[0]);
+        return readSignature(delivery, secret, t).verifierError === null;
+      };
+      const evidence = {
+        rolled: rolled.response.status,
+        during: v1Of(during, newSecret).length,
+        after: v1Of(after, newSecret).length,
+      };
+      context.evidence('rotation', evidence);
+      expectWith(rolled.response.status === 200, 'status 200 for the roll', rolled);
+      expectWith(v1Of(during, newSecret).length === 2, 'two v1 during the overlap', evidence);
+      expectWith(
+        signedBy(during, newSecret) && signedBy(during, webhook.signingSecret),
+        'one v1 per secret',
+        evidence,
+      );
+      expectWith(
+        v1Of(after, newSecret).length === 1 && signedBy(after, newSecret),
+        'after the overlap one v1, the new secret',
+        evidence,
+      );
+    },
+    { timeout: 120_000 },
+  );
 });
