@@ -4,6 +4,7 @@
 import { describe } from 'vitest';
 import { apiPolicies } from '../../generated/types/facts.js';
 import { validateWebhookDelivery } from '../../generated/validators/index.js';
+import { signWebhook } from '../../generated/webhooks/index.js';
 import { type CheckContext, check, expectWith } from '../harness/check.js';
 import { send } from '../harness/probe.js';
 import { currentTarget } from '../harness/target.js';
@@ -354,6 +355,9 @@ describe.concurrent('webhook retries', () => {
         'one v1 per secret',
         evidence,
       );
+      const t = Number(during === undefined ? 0 : readSignature(during, newSecret, 0).timestamps[0]);
+      const expectedFirst = /v1=([0-9a-f]+)/.exec(signWebhook(during?.rawBody ?? '', newSecret, t))?.[1];
+      expectWith(v1Of(during, newSecret)[0] === expectedFirst, "the new secret's v1 first", evidence);
       expectWith(
         v1Of(after, newSecret).length === 1 && signedBy(after, newSecret),
         'after the overlap one v1, the new secret',
