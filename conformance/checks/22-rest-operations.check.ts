@@ -19,6 +19,7 @@ import {
   call,
   expectOperationResponse,
   header,
+  missingId,
   type OperationId,
   restOperations,
 } from './support/rest-http.js';
@@ -264,6 +265,22 @@ const cases: OperationCase[] = [
     operationId: 'listWebhookDeliveries',
     requirements: ['INF-OPENAPI-PATHS-WEBHOOKS-WEBHOOKID-DELIVERIES-GET', 'INF-SCHEMAS-WEBHOOK-DELIVERY'],
     send: async () => call('listWebhookDeliveries', { webhookId: (await webhook()).id }),
+  },
+  {
+    operationId: 'rollWebhookSecret',
+    requirements: ['INF-OPENAPI-PATHS-WEBHOOKS-WEBHOOKID-ROLL-SECRET-POST'],
+    send: async () => call('rollWebhookSecret', { webhookId: (await webhook()).id }),
+  },
+  {
+    operationId: 'retryWebhookDelivery',
+    requirements: ['INF-OPENAPI-PATHS-WEBHOOKS-WEBHOOKID-DELIVERIES-DELIVERYID-RETRY-POST'],
+    send: async () => {
+      const { id: webhookId } = await webhook();
+      await call('testWebhook', { webhookId });
+      const listed = await call('listWebhookDeliveries', { webhookId });
+      const [delivery] = (listed.response.body as { data?: Array<{ id: string }> }).data ?? [];
+      return call('retryWebhookDelivery', { webhookId, deliveryId: delivery?.id ?? missingId('deliveryId') });
+    },
   },
   {
     operationId: 'getAccount',

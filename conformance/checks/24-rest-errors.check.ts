@@ -76,7 +76,7 @@ async function parametersWithMissing(operationId: OperationId, missing: string):
     ...(draft === null ? {} : { recordId: draft.id }),
   };
   return Object.fromEntries(
-    names.map((name) => [name, name === missing ? missingId(name) : (real[name] ?? '')]),
+    names.map((name) => [name, name === missing ? missingId(name) : (real[name] ?? missingId(name))]),
   );
 }
 

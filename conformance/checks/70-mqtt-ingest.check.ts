@@ -253,6 +253,7 @@ describe('MQTT ingest', () => {
           (found) => eventsAbout(found, 'device.error', stream.id).length >= 2,
           10_000,
         );
+        await waitUntil(() => telemetryOf(subscriber).length > 0, 5000);
         const errors = eventsAbout(deliveries, 'device.error', stream.id);
         const codes = errors.map((delivery) => errorCodeOf(delivery));
         context.evidence(
