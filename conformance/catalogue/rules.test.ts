@@ -20,10 +20,17 @@ function rulesOf(document: unknown, documented: string[] = []): Requirement[] {
 describe('rules of the spec, one requirement each', () => {
   // Compared with the generated facts, a second reading of the same spec: a rule added there appears here.
   it('gives every ingest rule and every retry delay a requirement of its own', () => {
-    const ingestLeaves = Object.entries(channelFacts.deviceTelemetry.ingestRules).flatMap(([key, value]) =>
-      Array.isArray(value) ? value.map((_, index) => ruleId('x-ingest-rules', [key, index])) : [key],
-    );
-    expect(idsOf('RULE-INGEST-')).toHaveLength(ingestLeaves.length);
+    // Leaves of the facts (which drop x-inferred), descriptions aside, each a rule: groups recurse, arrays by index.
+    const leavesOf = (value: unknown, path: Array<string | number>): string[] => {
+      if (Array.isArray(value)) return value.map((_, index) => ruleId('x-ingest-rules', [...path, index]));
+      if (value !== null && typeof value === 'object')
+        return Object.entries(value)
+          .filter(([key]) => key !== 'description')
+          .flatMap(([key, child]) => leavesOf(child, [...path, key]));
+      return [ruleId('x-ingest-rules', path)];
+    };
+    const ingestLeaves = leavesOf(channelFacts.deviceTelemetry.ingestRules, []);
+    expect(idsOf('RULE-INGEST-')).toEqual(ingestLeaves);
     const delays = apiPolicies.webhookDelivery.retryDelaysSeconds.map((_, index) =>
       ruleId('x-webhook-delivery', ['retryDelaysSeconds', index]),
     );

@@ -138,6 +138,7 @@ describe.concurrent('webhook retries', () => {
       'EVT-RETRY-UNDELIVERED',
       'RULE-WEBHOOK-DELIVERY-AFTER-LAST-RETRY',
       'INF-SCHEMAS-WEBHOOK-DELIVERY',
+      'INF-SCHEMAS-WEBHOOK-DELIVERY-PROPERTIES-ATTEMPTS-ITEMS-PROPERTIES-DURATIONMS',
     ],
     `exactly ${policy.retries} retries, then the delivery is undelivered in GET /webhooks/{id}/deliveries with every attempt`,
     async (context) => {
@@ -294,7 +295,11 @@ describe.concurrent('webhook retries', () => {
   );
 
   check(
-    ['RULE-WEBHOOK-DELIVERY-IDEMPOTENCY-HEADER', 'RULE-WEBHOOK-DELIVERY-IDEMPOTENCY-VALUE'],
+    [
+      'RULE-WEBHOOK-DELIVERY-IDEMPOTENCY-HEADER',
+      'RULE-WEBHOOK-DELIVERY-IDEMPOTENCY-VALUE',
+      'INF-SCHEMAS-WEBHOOK-DELIVERY-HEADERS-PROPERTIES-SERVICE-DELIVERY-ID',
+    ],
     `every attempt of one delivery carries ${policy.idempotency.header}: the delivery's id, the same each time`,
     async (context) => {
       const { clock } = schedule();
