@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadStartOptions } from './config.js';
 import { ConfigError } from './config-error.js';
 import type { SeededCredentials } from './seed.js';
+import { liveFeedUrl } from './services/urls.js';
 import { start } from './start.js';
 
 function printCredentials(seeded: SeededCredentials): void {
@@ -22,7 +23,10 @@ async function main(): Promise<void> {
   const options = loadStartOptions(values.config, process.env, process.cwd());
   const service = await start(options);
   console.log(
-    `REST API   ${service.urls.baseUrl}\nOAuth      ${service.urls.authUrl}\nMQTT       ${service.urls.mqttBroker}\nData       ${options.dataDir}`,
+    `REST API   ${service.urls.baseUrl}\nOAuth      ${service.urls.authUrl}\n` +
+      `MQTT       ${service.urls.mqttBroker}\n` +
+      `WebSocket  ${liveFeedUrl(service.urls, '{streamId}').replace(encodeURIComponent('{streamId}'), '{streamId}')}?token=<subscriber token>\n` +
+      `Data       ${options.dataDir}`,
   );
   if (service.seeded !== null) printCredentials(service.seeded);
   const stop = async (signal: string) => {

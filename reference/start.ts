@@ -16,6 +16,7 @@ import { listen } from './http/listen.js';
 import { startIngestServer } from './ingest/ingest-server.js';
 import { persistentClock } from './persistent-clock.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
+import { StreamRecorder } from './recording/stream-recorder.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
 import type { ServiceUrls } from './services/urls.js';
@@ -118,6 +119,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
   liveFeed.attach(apps.api.server);
   streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
+  const recorder = new StreamRecorder({ store, clock, bus });
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;
@@ -144,6 +146,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
       // Devices first, so their streams are idle (and device.offline written) before the store closes.
       await ingest.close();
       await liveFeed.close();
+      await recorder.close();
       await Promise.all([apps.api.close(), apps.auth.close()]);
       await bus.close();
       await delivery.stop();

@@ -48,7 +48,8 @@ export class StreamAudience {
       this.closeAll('serviceFailed');
       return;
     }
-    const bytes = Buffer.byteLength(text);
+    // Every field of a valid message is ASCII (ids, names matching their patterns, numbers): characters are bytes.
+    const bytes = text.length;
     for (const connection of this.connections) connection.enqueue(text, bytes);
   }
 }

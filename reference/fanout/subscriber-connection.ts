@@ -53,12 +53,14 @@ export class SubscriberConnection {
     const frame = `[${this.#queue.join(',')}]`;
     this.#queue.length = 0;
     this.#queuedBytes = 0;
-    this.#writing = true;
-    // The callback runs once the frame is handed to the kernel: until then the socket is behind.
     this.socket.send(frame, () => {
+      if (!this.#writing) return;
       this.#writing = false;
       if (this.#queue.length > 0) this.#requestFlush();
     });
+    // When the kernel did not take the whole frame, the socket is behind until the write ends (the callback):
+    // what arrives meanwhile waits and leaves together in the next frame.
+    if (this.socket.bufferedAmount > 0) this.#writing = true;
   }
 
   close(reason: CloseReason): void {

@@ -96,7 +96,10 @@ export interface Store {
     /** Any account: a report's feed is public at its reportUrl. */
     getById(id: string): Promise<(Omit<ReportRow, 'recordCount'> & { recordCount?: number }) | null>;
   };
-  records: ResourceTable<RecordRow, { reportId: string }>;
+  records: ResourceTable<RecordRow, { reportId: string }> & {
+    /** Appends samples to a record in one write; the record's new sample count, or null when it does not exist. */
+    appendSamples(accountId: string, id: string, samples: readonly unknown[]): Promise<number | null>;
+  };
   /** Deleting a webhook deletes its deliveries, so none is retried towards it. */
   webhooks: ResourceTable<WebhookRow> & {
     /** Active webhooks of an account subscribed to an event type. */

@@ -49,5 +49,15 @@ export const reportsTable = (executor: SqlExecutor): Store['reports'] => ({
   getById: (id) => selectOne<StoredReport>(executor, reportShape, 't.id = $1', [id]),
 });
 
-export const recordsTable = (executor: SqlExecutor): Store['records'] =>
-  ownedTable<RecordRow, { reportId: string }>(executor, recordShape);
+export const recordsTable = (executor: SqlExecutor): Store['records'] => ({
+  ...ownedTable<RecordRow, { reportId: string }>(executor, recordShape),
+  async appendSamples(accountId, id, samples) {
+    // One statement per batch: the new samples are concatenated to the stored array inside the database.
+    const rows = await executor.query<{ sample_count: number }>(
+      'UPDATE records SET samples = samples || $3::jsonb WHERE account_id = $1 AND id = $2 ' +
+        'RETURNING jsonb_array_length(samples) AS sample_count',
+      [accountId, id, JSON.stringify(samples)],
+    );
+    return rows[0] === undefined ? null : Number(rows[0].sample_count);
+  },
+});

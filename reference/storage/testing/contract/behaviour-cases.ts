@@ -43,6 +43,21 @@ function describeDerivedRows(context: ContractContext): void {
       expect(await store.records.get(accountId, kept.id)).toBeNull();
     });
 
+    it('records.appendSamples appends in one write and answers the new count, or null for no record', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      const report = await store.reports.insert(reportRow(accountId));
+      const record = await store.records.insert(recordRow(accountId, report.id, { samples: [{ ts: 1 }] }));
+      expect(await store.records.appendSamples(accountId, record.id, [{ ts: 2 }, { ts: 3 }])).toBe(3);
+      expect((await store.records.get(accountId, record.id))?.samples).toEqual([
+        { ts: 1 },
+        { ts: 2 },
+        { ts: 3 },
+      ]);
+      expect(await store.records.appendSamples(await newAccount(store), record.id, [{ ts: 4 }])).toBeNull();
+      expect(await store.records.appendSamples(accountId, 'rec_missing', [{ ts: 4 }])).toBeNull();
+    });
+
     it('webhooks.subscribedTo and count; a deleted webhook takes its deliveries along', async () => {
       const store = context.store();
       const accountId = await newAccount(store);
