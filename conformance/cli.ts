@@ -3,17 +3,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { catalogue } from './harness/catalogue.js';
-import { helpText, InputError, inputs, readInputs } from './harness/inputs.js';
+import { helpText, InputError, inputs, isOn, readInputs, switches } from './harness/inputs.js';
 import { resolveTarget } from './harness/resolve-target.js';
 import { writeReports } from './report/files.js';
-import { buildMatrix, totalsOf } from './report/results.js';
+import { buildMatrix, exitCodeOf, totalsOf, uncoveredInProfile } from './report/results.js';
 import { terminalReport } from './report/terminal.js';
 import { runChecks } from './run-checks.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 async function main(): Promise<number> {
-  const options = Object.fromEntries(inputs.map(([flag]) => [flag, { type: 'string' as const }]));
+  const options = Object.fromEntries(
+    inputs.map(([flag]) => [flag, { type: switches.has(flag) ? ('boolean' as const) : ('string' as const) }]),
+  );
   const { values, positionals } = parseArgs({
     options: { ...options, help: { type: 'boolean' } },
     allowPositionals: true,
@@ -24,7 +26,10 @@ async function main(): Promise<number> {
     return 0;
   }
   const flags: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(values)) if (typeof value === 'string') flags[name] = value;
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === 'string') flags[name] = value;
+    else if (value === true && name !== 'help') flags[name] = 'true';
+  }
   const input = readInputs(flags, process.env);
   const started = performance.now();
   const resolved = await resolveTarget(input, root);
@@ -41,8 +46,14 @@ async function main(): Promise<number> {
     console.log(
       `reports: ${written.map((file) => path.relative(process.cwd(), file)).join(', ')} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
+    const allowUncovered = isOn(input, 'allow-uncovered');
+    const uncovered = uncoveredInProfile(rows, resolved.target.profile).length;
+    if (uncovered > 0)
+      console.log(
+        `${uncovered} requirements of profile ${resolved.target.profile} have no check${allowUncovered ? ' (allowed by --allow-uncovered)' : ': exit 1 (--allow-uncovered for a partial target)'}`,
+      );
     console.log(terminalReport(rows, totals, collector.suiteErrors));
-    return totals.failed === 0 ? 0 : 1;
+    return exitCodeOf(rows, totals, resolved.target.profile, allowUncovered);
   } finally {
     await resolved.release();
     await rm(scratch, { recursive: true, force: true });

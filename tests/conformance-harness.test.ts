@@ -105,12 +105,16 @@ describe.concurrent('the harness', () => {
 
   // The full run takes a minute or two beside the variants; these wait for it.
   describe('npm run conformance against the embedded default', { timeout: 360_000 }, () => {
-    it('exits 0 with a last line "N passed, 0 failed, N skipped"', async ({ expect }) => {
+    it('exits 0 with a last line "N passed, 0 failed, N skipped, 0 not covered"', async ({ expect }) => {
       const { finished, report } = await baseline;
       const lastLine = finished.stdout.trimEnd().split('\n').at(-1) ?? '';
-      expect(lastLine, finished.stdout + finished.stderr).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
+      expect(lastLine, finished.stdout + finished.stderr).toMatch(
+        /^\d+ passed, 0 failed, \d+ skipped, 0 not covered$/,
+      );
       expect(finished.exitCode).toBe(0);
-      expect(lastLine).toBe(`${report.totals.passed} passed, 0 failed, ${report.totals.skipped} skipped`);
+      expect(lastLine).toBe(
+        `${report.totals.passed} passed, 0 failed, ${report.totals.skipped} skipped, 0 not covered`,
+      );
       expect(report.totals.passed).toBeGreaterThan(100);
     });
 

@@ -25,6 +25,11 @@ function mockTarget(url: string): TargetDescription {
     mqttUrl: null,
     wsUrl: null,
     webhookPublicUrl: null,
+    webhookListen: null,
+    timeScale: 1,
+    slow: false,
+    latencyP99Milliseconds: 50,
+    fastClock: null,
     keys: {
       freeSecret: wellFormedKey('sk', 'F'),
       paidSecret: wellFormedKey('sk', 'P'),

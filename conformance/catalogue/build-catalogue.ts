@@ -3,19 +3,13 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { formatJsonPointer } from '../../runtime/json-pointer.js';
 import type { Requirement } from './requirement.js';
+import { collectRules, isRuleSetKey } from './rules.js';
+import { surfaceOf } from './surface.js';
+
+export { surfaceOf };
 
 interface TraceabilityFile {
   statements: Array<{ id: string; kind: string; quote: string; pointers: string[]; source?: 'erratum' }>;
-}
-
-/** The surface a spec location belongs to. */
-export function surfaceOf(pointers: readonly string[]): Requirement['surface'] {
-  const text = pointers.join(' ');
-  if (/deviceTelemetry|x-ingest-rules|mqtt/i.test(text)) return 'mqtt';
-  if (/liveFeed|live-frame|websocket|x-connection-rules/i.test(text)) return 'websocket';
-  if (/webhookDelivery|x-webhook-delivery|#\/webhooks|event-|webhook-delivery/.test(text)) return 'webhooks';
-  if (/oauth|token-re|OAuth2|consent/i.test(text)) return 'oauth';
-  return 'rest';
 }
 
 /** `INF-` and the location in capitals: `openapi.yaml#/x-limits` → `INF-OPENAPI-X-LIMITS`. */
@@ -57,13 +51,17 @@ function collectInferred(
       surface: surfaceOf([location]),
     });
   }
-  for (const [key, child] of Object.entries(node))
+  for (const [key, child] of Object.entries(node)) {
+    // A rule set's x-inferred reasons travel with its rules (rules.ts), one requirement per rule.
+    if (isRuleSetKey(key)) continue;
     collectInferred(child, file, [...tokens, key], [...labels, key], out);
+  }
 }
 
 /**
- * The requirement catalogue: every statement of spec/traceability.yaml (documented, or erratum), and every element
- * of the spec marked `x-inferred` (inferred), each with a stable id.
+ * The requirement catalogue: every statement of spec/traceability.yaml (documented, or erratum), every element of
+ * the spec marked `x-inferred` (inferred) outside the rule sets, and every rule of a rule set (`RULE-`), each with a
+ * stable id.
  */
 export function buildCatalogue(specDirectory: string): Requirement[] {
   const traceability = YAML.parse(
@@ -77,13 +75,17 @@ export function buildCatalogue(specDirectory: string): Requirement[] {
     surface: surfaceOf([statement.id, ...statement.pointers]),
   }));
   const inferred: Requirement[] = [];
+  const rules: Requirement[] = [];
+  const documentedPointers = new Set(traceability.statements.flatMap((statement) => statement.pointers));
   const files = [
     'openapi.yaml',
     'asyncapi.yaml',
     ...readdirSync(path.join(specDirectory, 'schemas')).map((name) => `schemas/${name}`),
   ];
   for (const file of files.sort()) {
-    collectInferred(YAML.parse(readFileSync(path.join(specDirectory, file), 'utf8')), file, [], [], inferred);
+    const document = YAML.parse(readFileSync(path.join(specDirectory, file), 'utf8')) as unknown;
+    collectInferred(document, file, [], [], inferred);
+    collectRules(document, file, documentedPointers, rules);
   }
-  return [...documented, ...inferred];
+  return [...documented, ...inferred, ...rules];
 }

@@ -7,6 +7,8 @@ export interface Requirement {
   source: 'documented' | 'inferred' | 'erratum';
   /** Where the spec carries it: `<file>#<pointer>` relative to spec/. */
   pointers: string[];
+  /** Why an inferred rule of a rule set holds (the nearest x-inferred); inferred requirements carry it as statement. */
+  reason?: string;
   /** The interface surface it belongs to, for coverage reporting. */
   surface: 'rest' | 'oauth' | 'mqtt' | 'websocket' | 'webhooks';
 }

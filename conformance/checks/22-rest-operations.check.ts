@@ -19,6 +19,7 @@ import {
   call,
   expectOperationResponse,
   header,
+  missingId,
   type OperationId,
   restOperations,
 } from './support/rest-http.js';
@@ -277,9 +278,8 @@ const cases: OperationCase[] = [
       const { id: webhookId } = await webhook();
       await call('testWebhook', { webhookId });
       const listed = await call('listWebhookDeliveries', { webhookId });
-      const deliveryId =
-        (listed.response.body as { data?: Array<{ id: string }> }).data?.[0]?.id ?? 'whd_missing';
-      return call('retryWebhookDelivery', { webhookId, deliveryId });
+      const [delivery] = (listed.response.body as { data?: Array<{ id: string }> }).data ?? [];
+      return call('retryWebhookDelivery', { webhookId, deliveryId: delivery?.id ?? missingId('deliveryId') });
     },
   },
   {

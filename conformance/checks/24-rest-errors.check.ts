@@ -57,7 +57,8 @@ const objects = once(async () => {
   const { record: draft } = await createRecord(report.id, { samples: [sample(Date.now())] });
   const { record: published } = await createRecord(report.id, { samples: [sample(Date.now(), 2)] });
   await publishRecord(report.id, published.id);
-  return { report, draft, published };
+  const { webhook } = await createWebhook({ url: loopbackWebhookUrl, events: ['report.deleted'] });
+  return { report, draft, published, webhook };
 });
 
 /** A body the operation accepts (so that only the missing id can be at fault), or none. */
@@ -70,13 +71,15 @@ function bodyFor(operationId: OperationId): { body?: unknown } {
 async function parametersWithMissing(operationId: OperationId, missing: string): Promise<PathParameters> {
   const names = pathParameterNames(operationId);
   // Only a parameter before or beside the missing one needs a real object (the report of a missing record).
-  const { report, draft } = names.length > 1 ? await objects() : { report: null, draft: null };
+  const { report, draft, webhook } =
+    names.length > 1 ? await objects() : { report: null, draft: null, webhook: null };
   const real: PathParameters = {
     ...(report === null ? {} : { reportId: report.id }),
     ...(draft === null ? {} : { recordId: draft.id }),
+    ...(webhook === null ? {} : { webhookId: webhook.id }),
   };
   return Object.fromEntries(
-    names.map((name) => [name, name === missing ? missingId(name) : (real[name] ?? '')]),
+    names.map((name) => [name, name === missing ? missingId(name) : (real[name] ?? missingId(name))]),
   );
 }
 

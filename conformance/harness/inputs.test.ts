@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { helpText, InputError, inputs, profileOf, readInputs } from './inputs.js';
+import {
+  helpText,
+  hostAndPort,
+  InputError,
+  inputs,
+  isOn,
+  numberOf,
+  profileOf,
+  readInputs,
+  switches,
+} from './inputs.js';
 
 describe('inputs', () => {
   it('give every input a kebab-case flag and a TELEMETRY_ variable, both unique', () => {
@@ -7,8 +17,8 @@ describe('inputs', () => {
     const variables = inputs.map(([, variable]) => variable);
     expect(new Set(flags).size).toBe(flags.length);
     expect(new Set(variables).size).toBe(variables.length);
-    for (const flag of flags) expect(flag).toMatch(/^[a-z]+(-[a-z]+)*$/);
-    for (const variable of variables) expect(variable).toMatch(/^TELEMETRY_[A-Z_]+$/);
+    for (const flag of flags) expect(flag).toMatch(/^[a-z]+(-[a-z0-9]+)*$/);
+    for (const variable of variables) expect(variable).toMatch(/^TELEMETRY_[A-Z0-9_]+$/);
   });
 
   it('are all listed by --help, each flag on one line with its variable', () => {
@@ -19,7 +29,7 @@ describe('inputs', () => {
       expect(line).toContain(variable);
       expect(line).toContain(text);
     }
-    expect(helpText()).toContain('N passed, N failed, N skipped');
+    expect(helpText()).toContain('N passed, N failed, N skipped, N not covered');
   });
 });
 
@@ -66,5 +76,33 @@ describe('profileOf', () => {
   it('refuses any other profile with an input error', () => {
     expect(() => profileOf({ profile: 'strict' }, false)).toThrow(InputError);
     expect(() => profileOf({ profile: 'strict' }, false)).toThrow(/documented or full/);
+  });
+});
+
+describe('switches, numbers and addresses', () => {
+  it('knows --slow and --allow-uncovered as switches, on for 1 or true', () => {
+    expect([...switches].sort()).toEqual(['allow-uncovered', 'slow']);
+    expect(isOn({ slow: 'true' }, 'slow')).toBe(true);
+    expect(isOn({ slow: '1' }, 'slow')).toBe(true);
+    expect(isOn({ slow: '0' }, 'slow')).toBe(false);
+    expect(isOn({}, 'slow')).toBe(false);
+  });
+
+  it('reads a positive number or its default, and refuses anything else', () => {
+    expect(numberOf({ 'time-scale': '3600' }, 'time-scale', 1)).toBe(3600);
+    expect(numberOf({}, 'time-scale', 1)).toBe(1);
+    expect(() => numberOf({ 'time-scale': '0' }, 'time-scale', 1)).toThrow(/--time-scale must be a positive/);
+    expect(() => numberOf({ 'latency-p99-ms': 'fast' }, 'latency-p99-ms', 50)).toThrow(InputError);
+  });
+
+  it('reads host:port, IPv6 in brackets, and refuses a bare host', () => {
+    expect(hostAndPort({ 'webhook-listen': '0.0.0.0:8080' }, 'webhook-listen')).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+    });
+    expect(hostAndPort({ 'webhook-listen': '[::1]:0' }, 'webhook-listen')).toEqual({ host: '::1', port: 0 });
+    expect(hostAndPort({}, 'webhook-listen')).toBeNull();
+    expect(() => hostAndPort({ 'webhook-listen': 'localhost' }, 'webhook-listen')).toThrow(/host:port/);
+    expect(() => hostAndPort({ 'webhook-listen': 'h:70000' }, 'webhook-listen')).toThrow(InputError);
   });
 });

@@ -1,6 +1,9 @@
 import type { Profile } from '../catalogue/requirement.js';
 
-/** Every input of a run: its flag, its environment variable, and what it is for (`--help` prints this table). */
+/**
+ * Every input of a run: its flag, its environment variable, what it is for (`--help` prints this table), and
+ * `switch` for a flag without a value (its variable is on when `1` or `true`).
+ */
 export const inputs = [
   [
     'base-url',
@@ -8,8 +11,12 @@ export const inputs = [
     '{base_url} of the deployment, ending in /v2. Without it the embedded reference is started.',
   ],
   ['auth-url', 'TELEMETRY_AUTH_URL', '{auth_url}, the authorization server (OAuth checks skip without it).'],
-  ['mqtt-url', 'TELEMETRY_MQTT_URL', '{mqtt_broker} (MQTT checks skip without it).'],
-  ['ws-url', 'TELEMETRY_WS_URL', '{ws_url} (WebSocket checks skip without it).'],
+  [
+    'mqtt-url',
+    'TELEMETRY_MQTT_URL',
+    '{mqtt_broker}, mqtt:// or mqtts:// (default: the broker of the mqttTopic of a stream).',
+  ],
+  ['ws-url', 'TELEMETRY_WS_URL', '{ws_url}, ws:// or wss:// (default: the host of the wsUrl of a stream).'],
   [
     'free-key',
     'TELEMETRY_FREE_SECRET_KEY',
@@ -29,7 +36,34 @@ export const inputs = [
   [
     'webhook-public-url',
     'TELEMETRY_WEBHOOK_PUBLIC_URL',
-    "A URL at which the deployment reaches the suite's webhook receiver.",
+    "A URL at which the deployment reaches the suite's webhook receiver (webhook checks skip without it).",
+  ],
+  [
+    'webhook-listen',
+    'TELEMETRY_WEBHOOK_LISTEN',
+    'host:port the receiver listens on, when the public URL forwards to it (default 0.0.0.0 and its port).',
+  ],
+  [
+    'time-scale',
+    'TELEMETRY_TIME_SCALE',
+    "How many times faster than the wall clock the target's clock runs (default 1): retry delays, token expiry.",
+  ],
+  [
+    'slow',
+    'TELEMETRY_SLOW',
+    'Wait out long schedules in real time (the first two retries at scale 1: about 6 min).',
+    'switch',
+  ],
+  [
+    'latency-p99-ms',
+    'TELEMETRY_LATENCY_P99_MS',
+    'The p99 publish-to-receive latency allowed at 1 kHz (default 50).',
+  ],
+  [
+    'allow-uncovered',
+    'TELEMETRY_ALLOW_UNCOVERED',
+    'Exit 0 although requirements of the profile have no check (a partial target).',
+    'switch',
   ],
   [
     'profile',
@@ -45,6 +79,37 @@ export const inputs = [
 
 export type InputName = (typeof inputs)[number][0];
 export type InputValues = Partial<Record<InputName, string>>;
+
+/** Inputs that are switches: given or not. */
+export const switches: ReadonlySet<string> = new Set(
+  inputs.filter((input) => (input as readonly string[])[3] === 'switch').map(([flag]) => flag),
+);
+
+export function isOn(values: InputValues, name: InputName): boolean {
+  const value = values[name];
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value);
+}
+
+/** A positive number input, or its default. */
+export function numberOf(values: InputValues, name: InputName, fallback: number): number {
+  const text = values[name];
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new InputError(`--${name} must be a positive number, not "${text}"`);
+  return value;
+}
+
+/** `host:port` (port 0 takes a free one); `[::1]:8080` for IPv6. */
+export function hostAndPort(values: InputValues, name: InputName): { host: string; port: number } | null {
+  const text = values[name];
+  if (text === undefined) return null;
+  const match = /^\[?([^\]]*?)\]?:(\d{1,5})$/.exec(text);
+  const port = Number(match?.[2]);
+  if (match === null || match[1] === '' || port > 65535)
+    throw new InputError(`--${name} must be host:port, not "${text}"`);
+  return { host: match[1] as string, port };
+}
 
 /** Flags win over environment variables. */
 export function readInputs(
@@ -77,7 +142,8 @@ export function helpText(): string {
     '',
     ...rows,
     '',
-    'Exit code 0 only when no requirement failed. The last line reads "N passed, N failed, N skipped".',
+    'Exit code 0 only when no requirement failed and every requirement of the profile has a check (see',
+    '--allow-uncovered). The last line reads "N passed, N failed, N skipped, N not covered".',
   ].join('\n');
 }
 

@@ -15,8 +15,8 @@ export interface SendOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   query?: Record<string, string | number>;
-  /** `api` (default) is `{base_url}`, `auth` is `{auth_url}`. */
-  server?: 'api' | 'auth';
+  /** `api` (default) is `{base_url}`, `auth` is `{auth_url}`, `fast` the fast-clock twin's `{base_url}` (its key). */
+  server?: 'api' | 'auth' | 'fast';
   /** Follow redirects? Never by default: a 302 is evidence. */
 }
 
@@ -37,10 +37,13 @@ function redact(value: string): string {
 
 export async function send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
   const target = currentTarget();
-  const base = options.server === 'auth' ? (target.authUrl ?? target.baseUrl) : target.baseUrl;
+  const fast = options.server === 'fast' ? target.fastClock : null;
+  const base =
+    fast?.baseUrl ?? (options.server === 'auth' ? (target.authUrl ?? target.baseUrl) : target.baseUrl);
   const url = new URL(`${base.replace(/\/+$/, '')}${path}`);
   for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
-  const key = options.key === undefined || options.key === 'pool' ? await keyPool().next() : options.key;
+  const pooled = options.key === undefined || options.key === 'pool';
+  const key = pooled ? (fast?.paidSecret ?? (await keyPool().next())) : (options.key ?? null);
   const headers: Record<string, string> = { ...(key === null ? {} : { authorization: `Bearer ${key}` }) };
   let body: string | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;

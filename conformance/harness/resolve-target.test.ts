@@ -46,8 +46,52 @@ describe('resolveTarget for a deployment', () => {
       keys: { paidSecret: 'paid', paidSecretExtras: ['one', 'two'], freeSecret: 'free', publishable: null },
       oauth: { clientId: 'client', clientSecret: 'secret', redirectUri: 'http://127.0.0.1/callback' },
       autoApproveConsent: false,
+      timeScale: 1,
+      slow: false,
+      latencyP99Milliseconds: 50,
+      fastClock: null,
+      webhookPublicUrl: null,
+      webhookListen: null,
     });
     await resolved.release();
+  });
+
+  it("takes the data-plane inputs: time scale, --slow, the receiver at the public URL's port", async () => {
+    const resolved = await resolveTarget(
+      {
+        'base-url': `${origin}/v2`,
+        'paid-key': 'paid',
+        'mqtt-url': 'mqtts://mqtt.example.com:8883',
+        'ws-url': 'wss://live.example.com',
+        'webhook-public-url': 'https://hooks.example.net:8443/conformance',
+        'time-scale': '60',
+        slow: 'true',
+        'latency-p99-ms': '80',
+      },
+      root,
+    );
+    expect(resolved.target).toMatchObject({
+      mqttUrl: 'mqtts://mqtt.example.com:8883',
+      wsUrl: 'wss://live.example.com',
+      webhookPublicUrl: 'https://hooks.example.net:8443/conformance',
+      webhookListen: { host: '0.0.0.0', port: 8443 },
+      timeScale: 60,
+      slow: true,
+      latencyP99Milliseconds: 80,
+    });
+    const forwarded = await resolveTarget(
+      {
+        'base-url': `${origin}/v2`,
+        'paid-key': 'paid',
+        'webhook-public-url': 'https://hooks.example.net/c',
+        'webhook-listen': '127.0.0.1:9000',
+      },
+      root,
+    );
+    expect(forwarded.target.webhookListen).toEqual({ host: '127.0.0.1', port: 9000 });
+    await expect(
+      resolveTarget({ 'base-url': `${origin}/v2`, 'paid-key': 'paid', 'time-scale': '-1' }, root),
+    ).rejects.toThrow(/--time-scale/);
   });
 
   it('leaves OAuth out unless client id, secret and redirect URI are all given', async () => {

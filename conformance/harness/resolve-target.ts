@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { start } from '../../reference/index.js';
-import { InputError, type InputValues, profileOf } from './inputs.js';
+import { embeddedFastTimeScale, embeddedTarget, fastClockOf, startEmbedded } from './embedded-target.js';
+import { hostAndPort, InputError, type InputValues, isOn, numberOf, profileOf } from './inputs.js';
 import type { TargetDescription } from './target.js';
 
 export interface ResolvedTarget {
@@ -10,49 +8,23 @@ export interface ResolvedTarget {
   release(): Promise<void>;
 }
 
-/** The embedded default: the reference on free ports, a fresh data directory, fixtures for the checks. */
+/** Default p99 publish-to-receive latency at the top sample rate, for the embedded default and a deployment. */
+const defaultLatencyP99Milliseconds = 50;
+
+/** The embedded default: the reference on free ports and a fresh data directory, and a fast-clock twin. */
 async function embedded(values: InputValues, root: string): Promise<ResolvedTarget> {
   // Before the start: a bad input must not leave a running reference (and its data directory) behind.
   const profile = profileOf(values, true);
-  const dataDir = await mkdtemp(path.join(root, '.tmp-conformance-'));
-  const service = await start({
-    dataDir,
-    autoApproveConsent: true,
-    seedExtras: { extraSecretKeys: 6, revokedKey: true },
-    // Local testing: the checks' receivers listen on loopback; their failed attempts are not the report's business.
-    allowPrivateWebhookTargets: true,
-    webhookLog: { info() {} },
+  const latency = numberOf(values, 'latency-p99-ms', defaultLatencyP99Milliseconds);
+  const main = await startEmbedded(root, { seedExtras: { extraSecretKeys: 6, revokedKey: true } });
+  const fast = await startEmbedded(root, { timeScale: embeddedFastTimeScale }).catch(async (error) => {
+    await main.stop();
+    throw error;
   });
-  const seeded = service.seeded;
-  if (seeded === null) throw new Error('the embedded reference did not seed credentials on its first start');
-  const { free, paid } = seeded.accounts;
   return {
-    target: {
-      embedded: true,
-      profile,
-      baseUrl: service.urls.baseUrl,
-      authUrl: service.urls.authUrl,
-      mqttUrl: null,
-      wsUrl: null,
-      webhookPublicUrl: null,
-      keys: {
-        freeSecret: free.keys.secret.key,
-        paidSecret: paid.keys.secret.key,
-        paidSecretExtras: seeded.extraSecretKeys,
-        publishable: paid.keys.publishable.key,
-        revoked: seeded.revokedKey,
-      },
-      oauth: {
-        clientId: seeded.oauthClient.clientId,
-        clientSecret: seeded.oauthClient.clientSecret,
-        redirectUri: seeded.oauthClient.redirectUris[0] ?? '',
-      },
-      autoApproveConsent: true,
-      paidAccountId: paid.accountId,
-    },
+    target: embeddedTarget(main.service, fastClockOf(fast), profile, latency),
     async release() {
-      await service.stop();
-      await rm(dataDir, { recursive: true, force: true });
+      await Promise.all([main.stop(), fast.stop()]);
     },
   };
 }
@@ -64,6 +36,25 @@ async function reachable(url: string): Promise<void> {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     throw new InputError(`cannot reach ${url} (${cause}); check --base-url or TELEMETRY_BASE_URL`);
   }
+}
+
+/**
+ * Where the webhook receiver listens: --webhook-listen, else every interface at the public URL's port (a public URL
+ * that reaches this machine directly), else nowhere: a deployment cannot reach a receiver it was not told about.
+ */
+function webhookListenOf(values: InputValues): { host: string; port: number } | null {
+  const listen = hostAndPort(values, 'webhook-listen');
+  if (listen !== null) return listen;
+  const publicUrl = values['webhook-public-url'];
+  if (publicUrl === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    throw new InputError(`--webhook-public-url is not a URL: ${publicUrl}`);
+  }
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return { host: '0.0.0.0', port };
 }
 
 export async function resolveTarget(values: InputValues, root: string): Promise<ResolvedTarget> {
@@ -97,6 +88,11 @@ export async function resolveTarget(values: InputValues, root: string): Promise<
       mqttUrl: values['mqtt-url'] ?? null,
       wsUrl: values['ws-url'] ?? null,
       webhookPublicUrl: values['webhook-public-url'] ?? null,
+      webhookListen: webhookListenOf(values),
+      timeScale: numberOf(values, 'time-scale', 1),
+      slow: isOn(values, 'slow'),
+      latencyP99Milliseconds: numberOf(values, 'latency-p99-ms', defaultLatencyP99Milliseconds),
+      fastClock: null,
       keys: {
         freeSecret: values['free-key'] ?? null,
         paidSecret: values['paid-key'] ?? null,

@@ -10,8 +10,21 @@ export interface TargetDescription {
   authUrl: string | null;
   mqttUrl: string | null;
   wsUrl: string | null;
-  /** A public URL at which the deployment can reach the suite's webhook receiver. */
+  /** A public URL at which the deployment can reach the suite's webhook receiver; null: the receiver's own address. */
   webhookPublicUrl: string | null;
+  /** Where the receiver listens (port 0: a free one); null when the target cannot reach it (webhook checks skip). */
+  webhookListen: { host: string; port: number } | null;
+  /** How many times faster than the wall clock the target's clock runs (retry delays, token expiry). */
+  timeScale: number;
+  /** Wait out long schedules in real time (--slow). */
+  slow: boolean;
+  /** The p99 publish-to-receive latency allowed at the top sample rate. */
+  latencyP99Milliseconds: number;
+  /**
+   * The embedded default only: a second reference whose clock runs fast, for the checks that wait on the service's
+   * clock (the 10 h retry schedule, token expiry). Null: those checks use the target itself at `timeScale`.
+   */
+  fastClock: FastClockTarget | null;
   keys: {
     freeSecret: string | null;
     paidSecret: string | null;
@@ -25,6 +38,15 @@ export interface TargetDescription {
   autoApproveConsent: boolean;
   /** The paid key's account id, for auto-approved consent. */
   paidAccountId: string | null;
+}
+
+/** A target on a fast clock: its URLs and one paid secret key. */
+export interface FastClockTarget {
+  baseUrl: string;
+  mqttUrl: string | null;
+  wsUrl: string | null;
+  paidSecret: string;
+  timeScale: number;
 }
 
 export const targetFileVariable = 'CONFORMANCE_TARGET_FILE';

@@ -33,6 +33,8 @@ export class CheckCollector implements Reporter {
           state,
           detail,
           durationMs: test.diagnostic()?.duration ?? 0,
+          ...(test.meta().essential === true ? { essential: true } : {}),
+          ...((test.meta().evidence?.length ?? 0) > 0 ? { evidence: test.meta().evidence } : {}),
         });
         // No row of the matrix would show this failure (an unknown id, a bare it()): count it as a suite error.
         if (state === 'failed' && !requirements.some((id) => known.has(id)))

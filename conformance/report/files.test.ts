@@ -17,6 +17,11 @@ const target: TargetDescription = {
   mqttUrl: null,
   wsUrl: null,
   webhookPublicUrl: null,
+  webhookListen: null,
+  timeScale: 1,
+  slow: false,
+  latencyP99Milliseconds: 50,
+  fastClock: null,
   keys: {
     freeSecret: secret,
     paidSecret: secret,
@@ -111,5 +116,47 @@ describe('writeReports', () => {
     expect(text).toContain('2 passed, 1 failed, 1 skipped, 1 not covered');
     expect(text).not.toContain('<got>');
     expect(text).toContain('&#60;got&#62;');
+  });
+
+  it('groups the HTML by surface with a summary bar, links each pointer into spec/, and draws a timeline', async () => {
+    const text = await read('report.html');
+    for (const surface of ['rest', 'oauth', 'webhooks', 'mqtt'])
+      expect(text).toContain(`<h2>${surface}</h2>`);
+    expect(text.match(/class="bar"/g)?.length).toBe(5);
+    expect(text).toContain('<details class="row" id="REQ-FAILED">');
+    const { htmlReport } = await import('./html.js');
+    const withTimeline = htmlReport(
+      [
+        {
+          ...rows[0],
+          requirement: { ...rows[0]?.requirement, pointers: ['openapi.yaml#/x-webhook-delivery/method'] },
+          checks: [
+            {
+              ...sampleChecks[0],
+              evidence: [
+                {
+                  label: 'timeline',
+                  data: {
+                    kind: 'timeline',
+                    scale: 3600,
+                    schedule: [60, 300],
+                    attempts: [
+                      { at: 1000, answer: 500 },
+                      { at: 1017, answer: 500 },
+                    ],
+                  },
+                },
+              ],
+            },
+          ],
+        } as (typeof rows)[number],
+      ],
+      totals,
+      target,
+    );
+    expect(withTimeline).toContain('<a href="../spec/openapi.yaml" title="/x-webhook-delivery/method">');
+    expect(withTimeline).toContain('<svg');
+    expect(withTimeline.match(/<circle/g)?.length).toBe(2);
+    expect(withTimeline.match(/stroke-dasharray/g)?.length).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TargetDescription } from '../harness/target.js';
+import { htmlReport } from './html.js';
 import type { RequirementRow, Totals } from './results.js';
 
 function xml(text: string): string {
@@ -24,27 +25,6 @@ function junit(rows: readonly RequirementRow[], totals: Totals): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="conformance" tests="${rows.length}" failures="${totals.failed}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
-function html(rows: readonly RequirementRow[], totals: Totals, target: TargetDescription): string {
-  const colours = {
-    passed: '#1a7f37',
-    failed: '#cf222e',
-    skipped: '#9a6700',
-    'not covered': '#6e7781',
-  } as const;
-  const body = rows
-    .map((row) => {
-      const details = row.checks
-        .map(
-          (check) =>
-            `<li>${xml(check.state)}: ${xml(check.title)}${check.detail ? `<pre>${xml(check.detail)}</pre>` : ''}</li>`,
-        )
-        .join('');
-      return `<tr><td style="color:${colours[row.status]}">${row.status}</td><td><code>${xml(row.requirement.id)}</code></td><td>${row.requirement.source}</td><td>${row.requirement.surface}</td><td>${xml(row.requirement.statement)}<ul>${details}</ul></td></tr>`;
-    })
-    .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Conformance report</title><style>body{font:14px system-ui;margin:2em}td{vertical-align:top;border-bottom:1px solid #ddd;padding:4px}pre{white-space:pre-wrap;font-size:12px}</style></head><body><h1>Conformance report</h1><p>Target ${xml(target.baseUrl)} (${target.embedded ? 'embedded reference' : 'external'}), profile ${target.profile}: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped, ${totals.notCovered} not covered.</p><table><thead><tr><th>status</th><th>requirement</th><th>source</th><th>surface</th><th>statement and checks</th></tr></thead><tbody>${body}</tbody></table></body></html>\n`;
-}
-
 /** Writes report.json, junit.xml and report.html into `directory`; returns their paths. */
 export async function writeReports(
   directory: string,
@@ -61,7 +41,7 @@ export async function writeReports(
   const files: Array<[string, string]> = [
     ['report.json', `${JSON.stringify({ target: safeTarget, totals, requirements: rows }, null, 2)}\n`],
     ['junit.xml', junit(rows, totals)],
-    ['report.html', html(rows, totals, target)],
+    ['report.html', htmlReport(rows, totals, target)],
   ];
   for (const [name, content] of files) await writeFile(path.join(directory, name), content);
   return files.map(([name]) => path.join(directory, name));

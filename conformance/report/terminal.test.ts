@@ -6,15 +6,15 @@ import { terminalReport } from './terminal.js';
 const rows = buildMatrix(sampleRequirements, sampleChecks);
 
 describe('terminalReport', () => {
-  it('ends with "N passed, N failed, N skipped"', () => {
+  it('ends with "N passed, N failed, N skipped, N not covered"', () => {
     const lines = terminalReport(rows, totalsOf(rows, 0), []).split('\n');
-    expect(lines.at(-1)).toBe('2 passed, 1 failed, 1 skipped');
-    expect(lines.at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
+    expect(lines.at(-1)).toBe('2 passed, 1 failed, 1 skipped, 1 not covered');
+    expect(lines.at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped, \d+ not covered$/);
   });
 
   it('counts suite errors among the failed on the last line and lists them', () => {
     const text = terminalReport(rows, totalsOf(rows, 1), ['conformance/checks/x.check.ts: boom']);
-    expect(text.split('\n').at(-1)).toBe('2 passed, 2 failed, 1 skipped');
+    expect(text.split('\n').at(-1)).toBe('2 passed, 2 failed, 1 skipped, 1 not covered');
     expect(text).toContain('SUITE ERROR conformance/checks/x.check.ts: boom');
   });
 
@@ -41,7 +41,7 @@ describe('terminalReport', () => {
       sampleChecks.filter((check) => check.state !== 'failed'),
     );
     expect(terminalReport(passing, totalsOf(passing, 0), []).split('\n').at(-1)).toBe(
-      '3 passed, 0 failed, 1 skipped',
+      '3 passed, 0 failed, 1 skipped, 1 not covered',
     );
   });
 });

@@ -1,4 +1,4 @@
-import type { RequirementRow, Totals } from './results.js';
+import { headline, type RequirementRow, type Totals } from './results.js';
 
 const marks = { passed: 'pass', failed: 'FAIL', skipped: 'skip', 'not covered': '----' } as const;
 
@@ -6,7 +6,7 @@ function firstLine(text: string | null): string {
   return (text ?? '').split('\n')[0]?.slice(0, 160) ?? '';
 }
 
-/** The requirement matrix for a terminal, grouped by surface; the last line is `N passed, N failed, N skipped`. */
+/** The requirement matrix for a terminal, grouped by surface; the last line is the headline. */
 export function terminalReport(
   rows: readonly RequirementRow[],
   totals: Totals,
@@ -40,6 +40,6 @@ export function terminalReport(
   lines.push(
     `\ncoverage: ${covered} of ${rows.length} requirements have checks (${totals.notCovered} not covered yet)`,
   );
-  lines.push(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  lines.push(headline(totals));
   return lines.join('\n');
 }

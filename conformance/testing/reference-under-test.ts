@@ -64,6 +64,11 @@ export async function startReference(root: string, runs: number): Promise<Refere
         mqttUrl: null,
         wsUrl: null,
         webhookPublicUrl: null,
+        webhookListen: null,
+        timeScale: 1,
+        slow: false,
+        latencyP99Milliseconds: 50,
+        fastClock: null,
         keys: {
           freeSecret: credentials.freeSecret,
           paidSecret,

@@ -1,0 +1,364 @@
+// The WebSocket live feed, black-box: handshake refusals with the REST envelope, close codes, sequence numbers,
+// subscriber counts and events, and a slow consumer dropped without hurting the others.
+import { describe } from 'vitest';
+import { channelFacts, errorCodeMembers, qualityMembers } from '../../generated/types/facts.js';
+import type { ErrorCode } from '../../generated/types/schemas.js';
+import {
+  validateErrorResponse,
+  validateStatusMessage,
+  validateSubscriberConnectedEventPayload,
+  validateSubscriberDisconnectedEventPayload,
+} from '../../generated/validators/index.js';
+import { type CheckContext, check, expectWith } from '../harness/check.js';
+import { currentTarget } from '../harness/target.js';
+import { isRefusal, subscribe } from '../harness/ws-subscriber.js';
+import {
+  type Clock,
+  connectAs,
+  createStream,
+  deleteStream,
+  encodeSample,
+  getStream,
+  liveUrl,
+  sleep,
+  subscriberToken,
+  subscribeTo,
+  telemetryOf,
+  topicOf,
+  waitUntil,
+} from './support/data-plane.js';
+import { eventsAbout, useReceiver } from './support/webhooks.js';
+
+const connection = channelFacts.liveFeed.connectionRules;
+const hooks = useReceiver();
+
+/** Expects the upgrade refused with `code`'s status and the REST error envelope carrying `code`. */
+async function expectRefused(url: string, code: ErrorCode, context: CheckContext) {
+  const result = await subscribe(url);
+  if (!isRefusal(result)) {
+    await result.close();
+    expectWith(false, `the upgrade refused with ${code}`, { url: url.replace(/token=[^&]+/, 'token=…') });
+    return;
+  }
+  context.evidence(`refusal (${code})`, result);
+  const envelope = validateErrorResponse(result.body);
+  expectWith(
+    result.status === errorCodeMembers[code].status,
+    `status ${errorCodeMembers[code].status}`,
+    result,
+  );
+  expectWith(envelope.ok, 'the REST error envelope', { result, envelope });
+  expectWith((result.body as { error: { code: string } }).error.code === code, `code ${code}`, result);
+}
+
+/** The clock an expiry check can wait on: the fast twin, else the target when its scale makes the wait short. */
+function expiryClock(context: CheckContext): { clock: Clock; scale: number } {
+  const target = currentTarget();
+  if (target.fastClock !== null) return { clock: 'fast', scale: target.fastClock.timeScale };
+  if (60 / target.timeScale > 30 && !target.slow)
+    context.skip(
+      `a token lives at least 60 s; at --time-scale ${target.timeScale} that is more than 30 s (use --slow)`,
+    );
+  return { clock: 'target', scale: target.timeScale };
+}
+
+/** A sample of 64 channels with 60-character names (about 5 KB as JSON), carrying its index. */
+function wideSample(index: number) {
+  const values: Record<string, number> = { seq_check: index };
+  for (let channel = 1; channel < 64; channel++)
+    values[`channel_${String(channel).padStart(50, '0')}`] = channel;
+  return { ts: Date.now(), values };
+}
+
+describe('live feed', () => {
+  check(
+    ['RES-STREAM-WS-URL', 'SVC-WS-URL', 'INF-SCHEMAS-STREAM-PROPERTIES-PROPERTIES-WSURL'],
+    'wsUrl of a stream answers: a subscriber with a fresh token is let in',
+    async (context) => {
+      const stream = await createStream();
+      const token = await subscriberToken(stream);
+      const result = await subscribe(liveUrl(stream, token));
+      context.evidence('wsUrl', stream.wsUrl);
+      expectWith(!isRefusal(result), 'the upgrade accepted at wsUrl', result);
+      await result.close();
+      await deleteStream(stream);
+    },
+    { essential: true },
+  );
+
+  check(
+    [
+      'RULE-CONNECTION-HANDSHAKE-ERRORS',
+      'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-MISSING-TOKEN',
+      'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-INVALID-TOKEN',
+      'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-TOKEN-OF-ANOTHER-STREAM',
+      'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-UNKNOWN-STREAM',
+      'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-NOT-LIVE-FEED-PATH',
+    ],
+    "the upgrade is refused with status and envelope: no token, an invalid token, another stream's token, a deleted stream, a path that is no live feed",
+    async (context) => {
+      const stream = await createStream();
+      const other = await createStream();
+      const otherToken = await subscriberToken(other);
+      const codes = connection.handshakeErrorCodes;
+      await expectRefused(liveUrl(stream, null), codes.missingToken, context);
+      await expectRefused(liveUrl(stream, 'sbt_notavalidtokenatall_0123456789'), codes.invalidToken, context);
+      await expectRefused(liveUrl(stream, otherToken), codes.tokenOfAnotherStream, context);
+      const notFeed = liveUrl(stream, otherToken).replace(/\/live\?/, '/not-live?');
+      await expectRefused(notFeed, codes.notLiveFeedPath, context);
+      await deleteStream(other);
+      await expectRefused(liveUrl(stream, otherToken, other.id), codes.unknownStream, context);
+      await deleteStream(stream);
+    },
+  );
+
+  check(
+    [
+      'RULE-CONNECTION-HANDSHAKE-ERRORS',
+      'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-EXPIRED-TOKEN',
+      'RULE-CONNECTION-CLOSE-CODES-TOKEN-EXPIRED',
+    ],
+    `an expired token: the open connection closes with ${connection.closeCodes.tokenExpired.code}, a new upgrade is refused with ${connection.handshakeErrorCodes.expiredToken}`,
+    async (context) => {
+      const { clock, scale } = expiryClock(context);
+      const lifetimeSeconds = Math.max(60, Math.round(scale * 2));
+      const stream = await createStream({ clock });
+      const token = await subscriberToken(stream, lifetimeSeconds);
+      const opened = await subscribe(liveUrl(stream, token));
+      expectWith(!isRefusal(opened), 'the upgrade accepted before expiry', opened);
+      if (isRefusal(opened)) return;
+      const wallMs = (lifetimeSeconds / scale) * 1000;
+      const closed = await Promise.race([opened.closed, sleep(wallMs + 5000).then(() => null)]);
+      context.evidence('close', { lifetimeSeconds, scale, wallMs, closed });
+      const code = connection.closeCodes.tokenExpired.code;
+      expectWith(closed?.code === code, `close code ${code} when the token expired`, closed);
+      await expectRefused(liveUrl(stream, token), connection.handshakeErrorCodes.expiredToken, context);
+      if (closed === null) await opened.close();
+      await deleteStream(stream);
+    },
+    { timeout: 90_000 },
+  );
+
+  check(
+    ['RULE-CONNECTION-CLOSE-CODES-STREAM-DELETED'],
+    `deleting the stream closes its subscribers with ${connection.closeCodes.streamDeleted.code}`,
+    async (context) => {
+      const stream = await createStream();
+      const subscriber = await subscribeTo(stream);
+      await deleteStream(stream);
+      const closed = await Promise.race([subscriber.closed, sleep(5000).then(() => null)]);
+      context.evidence('close', closed);
+      const code = connection.closeCodes.streamDeleted.code;
+      expectWith(closed?.code === code, `close code ${code}`, closed);
+      if (closed === null) await subscriber.close();
+    },
+  );
+
+  check(
+    [
+      'RULE-CONNECTION-SUBSCRIBER-DATA-RULE',
+      'RULE-CONNECTION-CLOSE-CODES-SUBSCRIBER-SENT-DATA',
+      'RULE-CONNECTION-CLOSE-CODES-SUBSCRIBER-FRAME-TOO-LARGE',
+    ],
+    `a data frame from a subscriber closes it with ${connection.closeCodes.subscriberSentData.code}, a frame over 125 bytes with ${connection.closeCodes.subscriberFrameTooLarge.code}`,
+    async (context) => {
+      const stream = await createStream();
+      const chatty = await subscribeTo(stream);
+      const large = await subscribeTo(stream);
+      chatty.socket.send('hello');
+      large.socket.send('x'.repeat(126));
+      const closes = await Promise.all(
+        [chatty, large].map((each) => Promise.race([each.closed, sleep(5000).then(() => null)])),
+      );
+      context.evidence('closes', closes);
+      await deleteStream(stream);
+      const { subscriberSentData, subscriberFrameTooLarge } = connection.closeCodes;
+      expectWith(closes[0]?.code === subscriberSentData.code, 'the chatty subscriber closed', closes);
+      expectWith(
+        closes[1]?.code === subscriberFrameTooLarge.code,
+        'the large frame closed its sender',
+        closes,
+      );
+    },
+  );
+
+  check(
+    ['RULE-CONNECTION-CLOSE-CODES-SERVICE-FAILED', 'RULE-CONNECTION-CLOSE-CODES-SERVICE-STOPPING'],
+    `a failing or stopping service closes with ${connection.closeCodes.serviceFailed.code} or ${connection.closeCodes.serviceStopping.code}`,
+    async (context) => {
+      context.skip(
+        'the suite can neither make a conformant service fail nor stop the target; the reference tests these',
+      );
+    },
+  );
+
+  check(
+    ['RULE-CONNECTION-KEEP-ALIVE-PING-INTERVAL-SECONDS', 'RULE-CONNECTION-KEEP-ALIVE-DEAD-PEER'],
+    `a ping every ${connection.keepAlive.pingIntervalSeconds} s; a subscriber that does not answer is dropped`,
+    async (context) => {
+      const intervalMs = connection.keepAlive.pingIntervalSeconds * 1000;
+      if (!currentTarget().slow)
+        context.skip(
+          `pings come every ${intervalMs / 1000} s of wall time and a dead peer is dropped after two: --slow waits for them`,
+        );
+      const stream = await createStream();
+      const answering = await subscribeTo(stream);
+      const silent = await subscribeTo(stream);
+      const pings: number[] = [];
+      answering.socket.on('ping', () => pings.push(Date.now()));
+      const opened = Date.now();
+      silent.pause();
+      const dropped = await Promise.race([silent.closed, sleep(intervalMs * 2 + 5000).then(() => null)]);
+      context.evidence('keep-alive', { pings: pings.map((at) => at - opened), dropped });
+      await answering.close();
+      await deleteStream(stream);
+      const first = (pings[0] ?? 0) - opened;
+      expectWith(
+        pings.length >= 1 && Math.abs(first - intervalMs) <= 2000,
+        `a ping after ${intervalMs} ms`,
+        pings,
+      );
+      expectWith(
+        dropped?.code === 1006,
+        'the silent subscriber dropped without a close frame (1006)',
+        dropped,
+      );
+    },
+    { timeout: 120_000 },
+  );
+  check(
+    [
+      'RULE-CONNECTION-ON-CONNECT',
+      'RULE-CONNECTION-ON-CLOSE',
+      'RULE-CONNECTION-SUBSCRIBER-COUNT-MESSAGES-RULE',
+      'RES-STREAM-SUBSCRIBER-COUNT',
+      'INF-SCHEMAS-STATUS-MESSAGE',
+      'INF-SCHEMAS-LIVE-SEQUENCE',
+      'EVT-TYPE-SUBSCRIBER-CONNECTED',
+      'EVT-TYPE-SUBSCRIBER-DISCONNECTED',
+      'INF-SCHEMAS-EVENT-SUBSCRIBER-CONNECTED',
+      'INF-SCHEMAS-EVENT-SUBSCRIBER-DISCONNECTED',
+      'INF-SCHEMAS-SUBSCRIBER',
+      'INF-SCHEMAS-IDS-DEFS-SUBSCRIBERID',
+    ],
+    'subscribers: subscriberCount grows and shrinks, status messages and subscriber events say so, seq counts 1, 2, 3',
+    async (context) => {
+      const webhook = await hooks.register(context, 'subscribers', {
+        events: ['subscriber.connected', 'subscriber.disconnected'],
+      });
+      const stream = await createStream();
+      const first = await subscribeTo(stream);
+      const second = await subscribeTo(stream);
+      const counted = await waitUntil(async () => (await getStream(stream)).subscriberCount === 2, 5000, 50);
+      await second.close();
+      const shrunk = await waitUntil(async () => (await getStream(stream)).subscriberCount === 1, 5000, 50);
+      const deliveries = await hooks.waitFor(
+        context,
+        webhook,
+        (found) => eventsAbout(found, 'subscriber.disconnected', stream.id).length > 0,
+        10_000,
+      );
+      await sleep(200);
+      const messages = first.messages() as Array<Record<string, unknown>>;
+      await first.close();
+      await deleteStream(stream);
+      const connected = eventsAbout(deliveries, 'subscriber.connected', stream.id);
+      const disconnected = eventsAbout(deliveries, 'subscriber.disconnected', stream.id);
+      context.evidence('messages of the first subscriber', messages);
+      context.evidence(
+        'events',
+        [...connected, ...disconnected].map((each) => each.event),
+      );
+      expectWith(counted && shrunk, 'subscriberCount 2 with two subscribers, 1 after one left', {
+        counted,
+        shrunk,
+      });
+      const counts = messages
+        .filter((message) => message.type === 'status')
+        .map((message) => message.subscriberCount);
+      expectWith(
+        counts.includes(2) && counts.at(-1) === 1,
+        'status messages with subscriberCount 2, then 1',
+        counts,
+      );
+      for (const message of messages.filter((each) => each.type === 'status'))
+        expectWith(validateStatusMessage(message).ok, 'valid status messages', message);
+      const sequence = messages.map((message) => message.seq as number);
+      const contiguous = sequence.every(
+        (seq, index) => index === 0 || seq === (sequence[index - 1] ?? 0) + 1,
+      );
+      expectWith(contiguous && (sequence[0] ?? 0) >= 1, 'seq contiguous from at least 1', sequence);
+      expectWith(
+        connected.length === 2 && disconnected.length === 1,
+        'two subscriber.connected, one disconnected',
+        {
+          connected: connected.length,
+          disconnected: disconnected.length,
+        },
+      );
+      for (const each of connected)
+        expectWith(
+          validateSubscriberConnectedEventPayload(each.event).ok,
+          'valid subscriber.connected',
+          each.event,
+        );
+      for (const each of disconnected)
+        expectWith(
+          validateSubscriberDisconnectedEventPayload(each.event).ok,
+          'valid subscriber.disconnected',
+          each.event,
+        );
+    },
+  );
+
+  check(
+    [
+      'RULE-CONNECTION-CLOSE-CODES-SUBSCRIBER-TOO-SLOW',
+      'RULE-CONNECTION-MAX-BUFFERED-BYTES',
+      'RULE-CONNECTION-BATCHING-RULE',
+    ],
+    `a subscriber more than ${connection.maxBufferedBytes} bytes behind is closed with 1013; the others get every message`,
+    async (context) => {
+      const rate = qualityMembers.high.sampleRateHz;
+      const stream = await createStream({ quality: 'high', format: 'json' });
+      const slow = await subscribeTo(stream);
+      const healthy = await subscribeTo(stream);
+      slow.pause();
+      const device = await connectAs(stream);
+      const started = Date.now();
+      let published = 0;
+      // Large samples (64 channels, long names) at a third of the rate: the slow one falls a mebibyte behind
+      // within seconds while the healthy one, in this same process, keeps up even on a loaded machine.
+      const perSecond = rate / 3;
+      while (Date.now() - started < 20_000) {
+        const batch = Math.floor(((Date.now() - started) / 1000) * perSecond) - published;
+        for (let index = 0; index < batch; index++) {
+          published += 1;
+          device.client.publish(topicOf(stream.id), encodeSample('json', wideSample(published)), { qos: 0 });
+        }
+        const slowClosed = await Promise.race([slow.closed.then(() => true), sleep(20).then(() => false)]);
+        if (slowClosed) break;
+      }
+      slow.resume();
+      const slowClose = await Promise.race([slow.closed, sleep(3000).then(() => null)]);
+      await waitUntil(() => telemetryOf(healthy).length >= published, 5000);
+      const received = telemetryOf(healthy).map((message) => Number(message.seq));
+      const summary = {
+        published,
+        healthyReceived: received.length,
+        slowClose,
+        healthyOpen: healthy.socket.readyState,
+      };
+      context.evidence('slow consumer', summary);
+      await device.close();
+      await healthy.close();
+      if (slowClose === null) await slow.close();
+      await deleteStream(stream);
+      const code = connection.closeCodes.subscriberTooSlow.code;
+      expectWith(slowClose?.code === code, `the slow subscriber closed with ${code}`, summary);
+      expectWith(received.length === published, 'the healthy subscriber got every sample', summary);
+      expectWith(summary.healthyOpen === 1, 'the healthy subscriber still open', summary);
+    },
+    { timeout: 60_000 },
+  );
+});
