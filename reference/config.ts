@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from './config-error.js';
 import type { StartOptions } from './start.js';
 
 /**
@@ -18,10 +19,6 @@ const environment: Record<string, keyof StartOptions> = {
   TELEMETRY_OAUTH_REDIRECT_URI: 'oauthRedirectUri',
 };
 const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'timeScale']);
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
   const options: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 /**
  * The embedded database serves one process at a time: a running service records its pid in the data directory, and

@@ -1,6 +1,7 @@
 // npm start [-- --config <file>]: runs the reference service until SIGINT or SIGTERM.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadStartOptions } from './config.js';
+import { loadStartOptions } from './config.js';
+import { ConfigError } from './config-error.js';
 import type { SeededCredentials } from './seed.js';
 import { start } from './start.js';
 

@@ -4,7 +4,7 @@ import type {
   ListRecordsParameters,
   UpdateRecordRequestBody,
 } from '../../generated/types/operations.js';
-import type { RecordList, Record as RecordObject, TelemetrySample } from '../../generated/types/schemas.js';
+import type { RecordList, Record as RecordObject } from '../../generated/types/schemas.js';
 import { isoTime } from '../clock.js';
 import { problem } from '../problems.js';
 import type { RecordRow } from '../storage/rows.js';
@@ -13,27 +13,8 @@ import { recordEvent } from './events.js';
 import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
+import { eventDataForRecord, recordObject } from './record-object.js';
 import { requireReport } from './reports.js';
-
-export function recordObject(row: RecordRow): RecordObject {
-  return {
-    id: row.id,
-    object: 'record',
-    reportId: row.reportId,
-    status: row.status as RecordObject['status'],
-    source: row.source as RecordObject['source'],
-    streamId: row.streamId,
-    title: row.title,
-    sampleCount: row.samples.length,
-    samples: row.samples as TelemetrySample[],
-    createdAt: row.createdAt,
-    publishedAt: row.publishedAt,
-  };
-}
-
-export function eventDataForRecord(record: RecordObject) {
-  return { object: record };
-}
 
 async function requireWritableReport(context: ServiceContext, reportId: string) {
   const report = await requireReport(context, reportId);

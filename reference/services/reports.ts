@@ -13,7 +13,7 @@ import { recordEvent } from './events.js';
 import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
-import { eventDataForRecord, recordObject } from './records.js';
+import { eventDataForRecord, recordObject } from './record-object.js';
 import { reportFeedUrl } from './urls.js';
 
 export interface ReportContext extends ServiceContext {

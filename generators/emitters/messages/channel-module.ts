@@ -2,19 +2,12 @@ import { type StatementStructures, StructureKind } from 'ts-morph';
 import type { ResolvedGeneratorConfig } from '../../config.js';
 import { propertyKey, stringLiteral } from '../../ir/names.js';
 import type { SymbolTable } from '../symbols.js';
+import type { ChannelModuleContext } from './channel-module-context.js';
 import { codecStatements } from './codec-statements.js';
 import { FileImports } from './imports.js';
 import type { ChannelPlan } from './plan.js';
 import { constant, docs, objectLiteral, returningFunction } from './structures.js';
 import { transportStatements } from './transport-statements.js';
-
-export interface ChannelModuleContext {
-  plan: ChannelPlan;
-  imports: FileImports;
-  symbols: SymbolTable;
-  /** Imports the channel's parameters type on first use. */
-  parametersType: () => string;
-}
 
 function addressStatements({ plan, imports, ...context }: ChannelModuleContext): StatementStructures[] {
   if (plan.address === null) return [];

@@ -1,6 +1,6 @@
 import type { StatementStructures } from 'ts-morph';
 import { propertyKey, stringLiteral } from '../../ir/names.js';
-import type { ChannelModuleContext } from './channel-module.js';
+import type { ChannelModuleContext } from './channel-module-context.js';
 import type { MessagePlan } from './plan.js';
 import { constant, docs, objectLiteral } from './structures.js';
 

@@ -1,5 +1,5 @@
 import type { StatementStructures } from 'ts-morph';
-import type { ChannelModuleContext } from './channel-module.js';
+import type { ChannelModuleContext } from './channel-module-context.js';
 import { docs, returningFunction } from './structures.js';
 
 function publisher(context: ChannelModuleContext): StatementStructures {

@@ -1,7 +1,7 @@
 import type { Operation } from '../../ir/model.js';
 import { pascalCase } from '../../ir/names.js';
 import { type ParameterLocation, parameterSetSchema } from './parameter-schema.js';
-import type { TargetDraft } from './target-drafts.js';
+import type { TargetDraft } from './target-draft.js';
 
 const parameterSets: Array<{ location: ParameterLocation; part: string; label: string; noun: string }> = [
   { location: 'query', part: 'query', label: 'Query', noun: 'Query parameters' },

@@ -3,7 +3,8 @@ import type { ApiModel, JsonSchema, NamedSchema } from '../../ir/model.js';
 import { isSchemaRef } from '../types/synthetic-openapi.js';
 import { compilableSchema } from './annotations.js';
 import { type CompileEntry, namedSchemaRef, targetRef } from './compile.js';
-import { type TargetDraft, targetDrafts } from './target-drafts.js';
+import type { TargetDraft } from './target-draft.js';
+import { targetDrafts } from './target-drafts.js';
 
 /** A validator wrapped for one thing the spec describes (a body, a parameter set, a response, a payload). */
 export interface ValidationTarget extends Omit<TargetDraft, 'baseName' | 'schema'> {

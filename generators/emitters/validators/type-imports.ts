@@ -2,7 +2,7 @@ import path from 'node:path';
 import { type ImportDeclarationStructure, StructureKind } from 'ts-morph';
 import { camelCase, stringLiteral } from '../../ir/names.js';
 import { relativeImport, type SymbolTable } from '../symbols.js';
-import type { TypeReference } from './target-drafts.js';
+import type { TypeReference } from './target-draft.js';
 
 /**
  * Type expressions for validated values, read from the types artifact through the symbol table. Each types file is

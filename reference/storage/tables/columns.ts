@@ -17,6 +17,15 @@ export interface TableShape<Row> {
   columns: { readonly [Field in keyof Row]-?: Column };
 }
 
+export interface OwnedTableShape<Row> extends TableShape<Row> {
+  /**
+   * Filter fields that bound a list's cursors as well as its items. A list of one report's records is that report's
+   * list, so a cursor naming another report's record names nothing; a `status` filter only narrows the items, so a
+   * cursor stays valid when its item's status changed between two pages.
+   */
+  cursorScope: readonly string[];
+}
+
 export const column = (name: string, kind: ColumnKind = 'text'): Column => ({ name, kind });
 
 export function fieldsOf<Row>(shape: TableShape<Row>): [string, Column][] {

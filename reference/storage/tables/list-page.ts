@@ -1,7 +1,6 @@
 import type { SqlExecutor } from '../sql-executor.js';
 import type { Page, PageRequest } from '../store.js';
-import { type Column, fieldsOf, SqlParameters } from './columns.js';
-import type { OwnedTableShape } from './owned-table.js';
+import { type Column, fieldsOf, type OwnedTableShape, SqlParameters } from './columns.js';
 import { selectRows } from './table-statements.js';
 
 interface Equality {

@@ -1,19 +1,10 @@
 import type { SqlExecutor } from '../sql-executor.js';
 import type { ResourceTable } from '../store.js';
-import { fieldValue, SqlParameters, storedFieldsOf, type TableShape } from './columns.js';
+import { fieldValue, type OwnedTableShape, SqlParameters, storedFieldsOf } from './columns.js';
 import { listPage } from './list-page.js';
 import { insertRow, selectOne, updateRows } from './table-statements.js';
 
 /** A table of resources owned by an account: every statement is scoped by `account_id`. */
-export interface OwnedTableShape<Row> extends TableShape<Row> {
-  /**
-   * Filter fields that bound a list's cursors as well as its items. A list of one report's records is that report's
-   * list, so a cursor naming another report's record names nothing; a `status` filter only narrows the items, so a
-   * cursor stays valid when its item's status changed between two pages.
-   */
-  cursorScope: readonly string[];
-}
-
 const fixedFields = new Set(['id', 'accountId']);
 
 export function ownedTable<Row extends { id: string; accountId: string }, Filter extends object>(

@@ -1,8 +1,9 @@
 import type { StreamRow } from '../rows.js';
 import type { SqlExecutor } from '../sql-executor.js';
 import type { Store } from '../store.js';
+import type { OwnedTableShape } from './columns.js';
 import { column } from './columns.js';
-import { type OwnedTableShape, ownedTable } from './owned-table.js';
+import { ownedTable } from './owned-table.js';
 import { selectOne } from './table-statements.js';
 
 const streamShape: OwnedTableShape<StreamRow> = {

@@ -1,8 +1,9 @@
 import type { DeliveryRow, WebhookRow } from '../rows.js';
 import type { SqlExecutor } from '../sql-executor.js';
 import type { Store } from '../store.js';
+import type { OwnedTableShape } from './columns.js';
 import { column } from './columns.js';
-import { type OwnedTableShape, ownedTable } from './owned-table.js';
+import { ownedTable } from './owned-table.js';
 import { selectRows } from './table-statements.js';
 
 const webhookShape: OwnedTableShape<WebhookRow> = {
