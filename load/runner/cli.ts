@@ -9,8 +9,8 @@ import { resolveScenario } from './resolve-scenario.js';
 import { defaultRunOptions, runScenario } from './run-scenario.js';
 import { progressLine, summaryText } from './summary.js';
 import { openTarget } from './targets/open-target.js';
-import { readTargetInputs, targetInputs } from './targets/target-inputs.js';
 import { TargetError } from './targets/target.js';
+import { readTargetInputs, targetInputs } from './targets/target-inputs.js';
 import { exitCodeOf } from './thresholds.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,8 +20,8 @@ function helpText(): string {
     'npm run load -- <scenario> [options]',
     `Scenarios (load/scenarios/): ${listScenarios().join(', ')}; or a path to a .yaml file.`,
     '',
-    '  --seconds N        hold the full load N seconds (replaces the scenario\'s durationSeconds; ramps come first)',
-    '  --target T         embedded (default: the reference in a child process), mosquitto (Debian\'s broker,',
+    "  --seconds N        hold the full load N seconds (replaces the scenario's durationSeconds; ramps come first)",
+    "  --target T         embedded (default: the reference in a child process), mosquitto (Debian's broker,",
     '                     started here), mqtt://host:port (a bare broker), https://host/v2 (a deployment)',
     '  --workers N        driver threads per role (publishers, subscribers; default 2)',
     '  --report-dir D     where result.json and report.html go (default load-report)',
@@ -51,13 +51,16 @@ async function main(): Promise<number> {
   if (seconds !== undefined && !(Number.isInteger(seconds) && seconds > 0))
     throw new ScenarioError(`--seconds must be a positive whole number, not "${values.seconds}"`);
   const workers = Number(values.workers ?? defaultRunOptions.workersPerRole);
-  if (!(Number.isInteger(workers) && workers > 0)) throw new ScenarioError('--workers must be a positive whole number');
+  if (!(Number.isInteger(workers) && workers > 0))
+    throw new ScenarioError('--workers must be a positive whole number');
   const scenario = loadScenario(positionals[0] as string);
   const resolved = resolveScenario(scenario, seconds);
   const inputs = readTargetInputs(values as Record<string, string | undefined>, process.env);
   const target = await openTarget(values.target, inputs, resolved);
   try {
-    console.log(`${scenario.name}: ${scenario.description}\ntarget: ${target.label}; ${resolved.profile.totalSeconds} s`);
+    console.log(
+      `${scenario.name}: ${scenario.description}\ntarget: ${target.label}; ${resolved.profile.totalSeconds} s`,
+    );
     const result = await runScenario(resolved, target, {
       ...defaultRunOptions,
       workersPerRole: workers,

@@ -76,14 +76,23 @@ export function restResult(
     requests += count;
     if (!/^2\d\d$/.test(status) && status !== '429') errors += count;
   }
-  return { requests, byStatus: statuses, errors, rateLimited: statuses['429'] ?? 0, expectedRateLimited, latencyMs: latency, pacing };
+  return {
+    requests,
+    byStatus: statuses,
+    errors,
+    rateLimited: statuses['429'] ?? 0,
+    expectedRateLimited,
+    latencyMs: latency,
+    pacing,
+  };
 }
 
 /** RSS growth from the first half of the samples to the second (means), in MiB; null with fewer than 2. */
 export function memoryGrowthMb(samples: readonly MemorySample[]): number | null {
   if (samples.length < 2) return null;
   const half = Math.floor(samples.length / 2);
-  const mean = (part: readonly MemorySample[]) => part.reduce((sum, sample) => sum + sample.rssMb, 0) / part.length;
+  const mean = (part: readonly MemorySample[]) =>
+    part.reduce((sum, sample) => sum + sample.rssMb, 0) / part.length;
   return mean(samples.slice(samples.length - half)) - mean(samples.slice(0, half));
 }
 

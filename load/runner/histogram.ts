@@ -58,6 +58,11 @@ export class Histogram {
 
   /** A plain object to post between threads. */
   snapshot(): { buckets: HistogramBuckets; count: number; maxMs: number; sumMs: number } {
-    return { buckets: Object.fromEntries(this.buckets), count: this.count, maxMs: this.maxMs, sumMs: this.#sumMs };
+    return {
+      buckets: Object.fromEntries(this.buckets),
+      count: this.count,
+      maxMs: this.maxMs,
+      sumMs: this.#sumMs,
+    };
   }
 }

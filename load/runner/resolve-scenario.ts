@@ -65,7 +65,10 @@ function resolveRest(section: RestSection, profile: LoadProfile): ResolvedRest {
 }
 
 /** `holdSeconds` replaces the scenario's durationSeconds (the `--seconds` flag). */
-export function resolveScenario(scenario: Scenario, holdSeconds = scenario.durationSeconds): ResolvedScenario {
+export function resolveScenario(
+  scenario: Scenario,
+  holdSeconds = scenario.durationSeconds,
+): ResolvedScenario {
   const profile = new LoadProfile(scenario.stages ?? [], holdSeconds);
   const ingest = scenario.ingest;
   return {

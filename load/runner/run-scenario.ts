@@ -21,7 +21,12 @@ export const defaultRunOptions: RunOptions = { workersPerRole: 2, lateAfterMs: 1
 
 type Final<Type extends Report['type']> = Extract<Report, { type: Type }>;
 
-async function spawnDrivers(resolved: ResolvedScenario, target: Target, options: RunOptions, aggregator: Aggregator) {
+async function spawnDrivers(
+  resolved: ResolvedScenario,
+  target: Target,
+  options: RunOptions,
+  aggregator: Aggregator,
+) {
   const workers: DriverWorker[] = [];
   const profile = profileData(resolved.profile);
   const add = (role: DriverWorker['role'], setup: ConstructorParameters<typeof DriverWorker>[2]) => {
@@ -113,14 +118,21 @@ export async function runScenario(
     }, 1000);
     const senders = workers.filter((worker) => worker.role !== 'subscriber');
     const finals = await Promise.all(senders.map((worker) => worker.final));
-    const publisherFinals = finals.filter((report): report is Final<'publisher-final'> => report.type === 'publisher-final');
-    const sentByStream = Object.assign({}, ...publisherFinals.map((report) => report.sentByStream)) as Record<string, number>;
+    const publisherFinals = finals.filter(
+      (report): report is Final<'publisher-final'> => report.type === 'publisher-final',
+    );
+    const sentByStream = Object.assign({}, ...publisherFinals.map((report) => report.sentByStream)) as Record<
+      string,
+      number
+    >;
     const subscribersPerStream = resolved.ingest?.section.subscribersPerStream ?? 0;
     const expected = Object.values(sentByStream).reduce((sum, sent) => sum + sent * subscribersPerStream, 0);
     await drain(aggregator, expected, options.drainMs);
     const subscribers = workers.filter((worker) => worker.role === 'subscriber');
     for (const worker of subscribers) worker.send({ type: 'stop' });
-    const subscriberFinals = (await Promise.all(subscribers.map((worker) => worker.final))) as Array<Final<'subscriber-final'>>;
+    const subscriberFinals = (await Promise.all(subscribers.map((worker) => worker.final))) as Array<
+      Final<'subscriber-final'>
+    >;
     clearInterval(progress);
     stopMemory();
     return collectResult({

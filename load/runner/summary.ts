@@ -24,7 +24,11 @@ export function progressLine(point: TimelinePoint, aggregator: Aggregator): stri
       `p99 ${ms(point.p99)}`,
     );
   if (point.restRequests > 0 || aggregator.restLatency.count > 0)
-    parts.push(`rest ${point.restRequests}/s`, `rest p99 ${ms(point.restP99)}`, `429 ${aggregator.statuses['429'] ?? 0}`);
+    parts.push(
+      `rest ${point.restRequests}/s`,
+      `rest p99 ${ms(point.restP99)}`,
+      `429 ${aggregator.statuses['429'] ?? 0}`,
+    );
   return parts.join('  ');
 }
 
@@ -37,7 +41,8 @@ export function summaryText(result: RunResult): string {
     '',
     '  THRESHOLDS',
     ...result.thresholds.map(
-      (verdict) => `    ${verdict.passed ? '✓' : '✗'} ${verdict.name} ${verdict.limit} (actual ${verdict.actual})`,
+      (verdict) =>
+        `    ${verdict.passed ? '✓' : '✗'} ${verdict.name} ${verdict.limit} (actual ${verdict.actual})`,
     ),
     '',
   ];
@@ -47,26 +52,40 @@ export function summaryText(result: RunResult): string {
     lines.push(
       '  INGEST → FAN-OUT',
       row('streams × subscribers', `${ingest.streams} streams, ${ingest.subscribers} subscribers`),
-      row('samples_sent', `${ingest.sent} (${(ingest.sent / seconds).toFixed(0)}/s), ${ingest.publishErrors} publish errors`),
-      row('samples_received', `${ingest.received} of ${ingest.expected} owed (${(ingest.received / seconds).toFixed(0)}/s)`),
+      row(
+        'samples_sent',
+        `${ingest.sent} (${(ingest.sent / seconds).toFixed(0)}/s), ${ingest.publishErrors} publish errors`,
+      ),
+      row(
+        'samples_received',
+        `${ingest.received} of ${ingest.expected} owed (${(ingest.received / seconds).toFixed(0)}/s)`,
+      ),
       row('samples_lost', `${ingest.lost} (${(ingest.lossRatio * 100).toFixed(3)}%)`),
       row('samples_reordered', String(ingest.reordered)),
       row('samples_duplicated', String(ingest.duplicated)),
       row('latency (publish→receive)', latencyLine(ingest.latencyMs)),
-      row('pacing', `${ingest.pacing.sent}/${ingest.pacing.scheduled} sent, ${ingest.pacing.late} late, max lag ${ms(ingest.pacing.maxLagMs)}`),
+      row(
+        'pacing',
+        `${ingest.pacing.sent}/${ingest.pacing.scheduled} sent, ${ingest.pacing.late} late, max lag ${ms(ingest.pacing.maxLagMs)}`,
+      ),
       '',
     );
   }
   const rest = result.rest;
   if (rest !== null) {
-    const statuses = Object.entries(rest.byStatus).map(([status, count]) => `${status}: ${count}`).join(', ');
+    const statuses = Object.entries(rest.byStatus)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(', ');
     lines.push(
       '  REST',
       row('http_reqs', `${rest.requests} (${(rest.requests / Math.max(result.seconds, 1)).toFixed(1)}/s)`),
       row('http_req_duration', latencyLine(rest.latencyMs)),
       row('statuses', statuses),
       row('http_req_failed', `${rest.errors}`),
-      row('rate_limited (429)', `${rest.rateLimited}${rest.expectedRateLimited === null ? '' : ` (expected ${rest.expectedRateLimited})`}`),
+      row(
+        'rate_limited (429)',
+        `${rest.rateLimited}${rest.expectedRateLimited === null ? '' : ` (expected ${rest.expectedRateLimited})`}`,
+      ),
       row('pacing', `${rest.pacing.sent}/${rest.pacing.scheduled} sent, ${rest.pacing.late} late`),
       '',
     );
@@ -76,10 +95,15 @@ export function summaryText(result: RunResult): string {
     lines.push(
       '  TARGET MEMORY',
       row('rss (last)', last === undefined ? 'n/a' : `${last.rssMb.toFixed(1)} MiB`),
-      row('rss growth', result.targetMemory.growthMb === null ? 'n/a' : `${result.targetMemory.growthMb.toFixed(1)} MiB`),
+      row(
+        'rss growth',
+        result.targetMemory.growthMb === null ? 'n/a' : `${result.targetMemory.growthMb.toFixed(1)} MiB`,
+      ),
       '',
     );
   }
-  lines.push(`  ${result.passed ? 'PASSED' : 'FAILED'}: ${result.thresholds.filter((verdict) => !verdict.passed).length} of ${result.thresholds.length} thresholds failed`);
+  lines.push(
+    `  ${result.passed ? 'PASSED' : 'FAILED'}: ${result.thresholds.filter((verdict) => !verdict.passed).length} of ${result.thresholds.length} thresholds failed`,
+  );
   return lines.join('\n');
 }

@@ -10,7 +10,12 @@ function format(value: number | null): string {
 
 /** `actual <= limit`; a measurement that does not exist (no samples) fails, so an empty run never passes. */
 function atMost(name: string, actual: number | null, limit: number): ThresholdVerdict {
-  return { name, limit: `<= ${format(limit)}`, actual: format(actual), passed: actual !== null && actual <= limit };
+  return {
+    name,
+    limit: `<= ${format(limit)}`,
+    actual: format(actual),
+    passed: actual !== null && actual <= limit,
+  };
 }
 
 function ingestVerdicts(thresholds: Thresholds, ingest: IngestResult | null): ThresholdVerdict[] {
@@ -19,7 +24,8 @@ function ingestVerdicts(thresholds: Thresholds, ingest: IngestResult | null): Th
     verdicts.push(atMost(name, ingest === null || ingest.expected === 0 ? null : pick(ingest), limit));
   if (thresholds.lossRatioMax !== undefined) need('loss_ratio', thresholds.lossRatioMax, (r) => r.lossRatio);
   if (thresholds.reorderedMax !== undefined) need('reordered', thresholds.reorderedMax, (r) => r.reordered);
-  if (thresholds.duplicatedMax !== undefined) need('duplicated', thresholds.duplicatedMax, (r) => r.duplicated);
+  if (thresholds.duplicatedMax !== undefined)
+    need('duplicated', thresholds.duplicatedMax, (r) => r.duplicated);
   for (const quantile of ['p50', 'p95', 'p99'] as const) {
     const limit = thresholds.latencyMs?.[quantile];
     if (limit !== undefined) need(`latency_ms ${quantile}`, limit, (r) => r.latencyMs[quantile]);
@@ -54,7 +60,10 @@ function restVerdicts(thresholds: Thresholds, rest: RestResult | null): Threshol
 
 /** Every threshold the scenario names, judged against what was measured. */
 export function judge(thresholds: Thresholds, measured: Measured): ThresholdVerdict[] {
-  const verdicts = [...ingestVerdicts(thresholds, measured.ingest), ...restVerdicts(thresholds, measured.rest)];
+  const verdicts = [
+    ...ingestVerdicts(thresholds, measured.ingest),
+    ...restVerdicts(thresholds, measured.rest),
+  ];
   const memoryLimit = thresholds.targetMemoryGrowthMbMax;
   if (memoryLimit !== undefined)
     verdicts.push(

@@ -54,7 +54,9 @@ export class DriverWorker {
   async calibrate(rounds = 7): Promise<number> {
     const exchanges: ClockExchange[] = [];
     for (let round = 0; round < rounds; round += 1) {
-      const reply = new Promise<Extract<Report, { type: 'clock' }>>((resolve) => this.#clockReplies.push(resolve));
+      const reply = new Promise<Extract<Report, { type: 'clock' }>>((resolve) =>
+        this.#clockReplies.push(resolve),
+      );
       this.send({ type: 'clock', sentAt: clockNow() });
       const { sentAt, workerAt } = await reply;
       exchanges.push({ sentAt, workerAt, receivedAt: clockNow() });
@@ -73,6 +75,8 @@ export class DriverWorker {
 export function split<Item>(items: readonly Item[], parts: number): Item[][] {
   const count = Math.max(1, Math.min(parts, items.length));
   const chunks: Item[][] = Array.from({ length: count }, () => []);
-  items.forEach((item, index) => chunks[index % count]?.push(item));
+  items.forEach((item, index) => {
+    chunks[index % count]?.push(item);
+  });
   return chunks.filter((chunk) => chunk.length > 0);
 }

@@ -27,7 +27,9 @@ export function brokerTarget(brokerUrl: string, label: string, release: () => Pr
       return { devices, subscriptions };
     },
     async provisionRest() {
-      throw new TargetError(`${label} is a bare MQTT broker: it has no REST API for the scenario's rest section`);
+      throw new TargetError(
+        `${label} is a bare MQTT broker: it has no REST API for the scenario's rest section`,
+      );
     },
     memory: null,
     release,

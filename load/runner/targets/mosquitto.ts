@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,14 +34,31 @@ async function accepting(port: number, deadline: number): Promise<void> {
   }
 }
 
+// Debian installs the broker in /usr/sbin, which is not on every user's PATH.
+const debianBinary = '/usr/sbin/mosquitto';
+
+export function mosquittoBinary(): string | null {
+  const onPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .map((directory) => path.join(directory, 'mosquitto'));
+  return [...onPath, debianBinary].find((candidate) => existsSync(candidate)) ?? null;
+}
+
 /** Debian's mosquitto on a free loopback port with a config of our own: anonymous, no persistence, no-delay. */
-export async function startMosquitto(binary = 'mosquitto'): Promise<RunningMosquitto> {
+export async function startMosquitto(binary = mosquittoBinary() ?? 'mosquitto'): Promise<RunningMosquitto> {
   const directory = await mkdtemp(path.join(tmpdir(), 'load-mosquitto-'));
   const port = await freePort();
   const config = path.join(directory, 'mosquitto.conf');
   await writeFile(
     config,
-    [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'set_tcp_nodelay true', 'log_dest none', ''].join('\n'),
+    [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous true',
+      'persistence false',
+      'set_tcp_nodelay true',
+      'log_dest none',
+      '',
+    ].join('\n'),
   );
   const child: ChildProcess = spawn(binary, ['-c', config], { stdio: 'ignore' });
   const failed = new Promise<never>((_resolve, reject) => {

@@ -3,8 +3,8 @@ import { brokerTarget } from './broker-target.js';
 import { startEmbedded } from './embedded.js';
 import { startMosquitto } from './mosquitto.js';
 import { serviceTarget } from './service-target.js';
-import type { TargetInputValues } from './target-inputs.js';
 import { type Target, TargetError } from './target.js';
+import type { TargetInputValues } from './target-inputs.js';
 
 // Keys of the embedded reference that only create streams and tokens, spread so setup never meets a rate limit.
 const embeddedSetupKeys = 8;
@@ -30,7 +30,9 @@ async function embeddedTarget(resolved: ResolvedScenario): Promise<Target> {
 
 function deploymentTarget(baseUrl: string, inputs: TargetInputValues): Target {
   if (inputs['paid-key'] === undefined)
-    throw new TargetError('--paid-key (TELEMETRY_PAID_SECRET_KEY) is needed with a deployment: it creates the streams');
+    throw new TargetError(
+      '--paid-key (TELEMETRY_PAID_SECRET_KEY) is needed with a deployment: it creates the streams',
+    );
   const extras = (inputs['paid-key-extras'] ?? '').split(',').filter((key) => key !== '');
   return serviceTarget(
     baseUrl,
@@ -63,5 +65,7 @@ export async function openTarget(
   }
   if (/^mqtts?:\/\//.test(chosen)) return brokerTarget(chosen, `broker ${chosen}`, async () => {});
   if (/^https?:\/\//.test(chosen)) return deploymentTarget(chosen, inputs);
-  throw new TargetError(`--target must be embedded, mosquitto, an mqtt:// URL or an http(s):// base URL, not "${chosen}"`);
+  throw new TargetError(
+    `--target must be embedded, mosquitto, an mqtt:// URL or an http(s):// base URL, not "${chosen}"`,
+  );
 }

@@ -1,4 +1,4 @@
-import { createClient, type Client } from '../../../generated/client/index.js';
+import { type Client, createClient } from '../../../generated/client/index.js';
 import { deviceTelemetryAddress, liveFeedAddress } from '../../../generated/messages/index.js';
 import type { ResolvedScenario } from '../resolve-scenario.js';
 import type { Device, Subscription } from '../workers/protocol.js';

@@ -4,13 +4,21 @@
  */
 export const targetInputs = [
   ['base-url', 'TELEMETRY_BASE_URL', '{base_url} of the deployment, ending in /v2.'],
-  ['paid-key', 'TELEMETRY_PAID_SECRET_KEY', 'A secret key of a paid account: creates the streams and tokens.'],
+  [
+    'paid-key',
+    'TELEMETRY_PAID_SECRET_KEY',
+    'A secret key of a paid account: creates the streams and tokens.',
+  ],
   [
     'paid-key-extras',
     'TELEMETRY_PAID_SECRET_KEY_EXTRAS',
     'More secret keys of that account, comma-separated: the REST load runs on them (fresh windows).',
   ],
-  ['free-key', 'TELEMETRY_FREE_SECRET_KEY', 'A secret key of a free account, for scenarios on the free plan.'],
+  [
+    'free-key',
+    'TELEMETRY_FREE_SECRET_KEY',
+    'A secret key of a free account, for scenarios on the free plan.',
+  ],
 ] as const;
 
 export type TargetInputName = (typeof targetInputs)[number][0];

@@ -1,6 +1,6 @@
 import type { HistogramBuckets } from '../histogram.js';
-import type { PacingReport } from '../pacer.js';
 import type { LoadProfile } from '../load-profile.js';
+import type { PacingReport } from '../pacer.js';
 import type { Format, RestOperation, Stage } from '../scenario.js';
 
 /** The messages between the main thread and its drivers. Every time is on the main thread's clock. */

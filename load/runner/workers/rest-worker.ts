@@ -29,7 +29,8 @@ class RestDriver implements Driver {
         new Pacer((elapsedMs) => setup.ratePerKey * profile.area(elapsedMs / 1000), total, setup.lateAfterMs),
     );
     this.#mixes = setup.keys.map(
-      () => new WeightedRoundRobin(setup.mix.map((entry) => ({ item: entry.operation, weight: entry.weight }))),
+      () =>
+        new WeightedRoundRobin(setup.mix.map((entry) => ({ item: entry.operation, weight: entry.weight }))),
     );
   }
 

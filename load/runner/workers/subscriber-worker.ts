@@ -29,7 +29,9 @@ class SubscriberDriver implements Driver {
       const tracker = new SequenceTracker();
       const onSample = (sample: TelemetrySample) => this.#receive(tracker, sample);
       const close =
-        subscription.kind === 'ws' ? await this.#openWs(subscription, onSample) : await this.#openMqtt(subscription, onSample);
+        subscription.kind === 'ws'
+          ? await this.#openWs(subscription, onSample)
+          : await this.#openMqtt(subscription, onSample);
       this.#receivers.push({ streamId: subscription.streamId, tracker, close });
     }
   }
@@ -88,7 +90,10 @@ class SubscriberDriver implements Driver {
     void Promise.all(this.#receivers.map((receiver) => receiver.close().catch(() => {}))).then(() =>
       this.#resolveFinished({
         type: 'subscriber-final',
-        subscriptions: this.#receivers.map((receiver) => ({ streamId: receiver.streamId, ...receiver.tracker.counts() })),
+        subscriptions: this.#receivers.map((receiver) => ({
+          streamId: receiver.streamId,
+          ...receiver.tracker.counts(),
+        })),
       }),
     );
   }
