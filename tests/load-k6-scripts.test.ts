@@ -118,11 +118,12 @@ describe('generated k6 scripts (k6 cannot run here: checked statically)', () => 
       }
       const rest = resolved.rest;
       if (rest === null) return expect(scenarios.rest).toBeUndefined();
+      const restScenario = scenarios.rest as Record<string, unknown>;
       if (rest.requestsPerKey !== null)
-        return expect(scenarios.rest?.rate).toBe(rest.requestsPerKey * rest.section.keys);
-      const restRate = (scenarios.rest?.rate ??
-        (scenarios.rest?.stages as Array<{ target: number }>).at(-1)?.target) as number;
-      expect(restRate / (scenarios.rest?.timeUnit === '1m' ? 60 : 1)).toBeCloseTo(
+        return expect(restScenario.rate).toBe(rest.requestsPerKey * rest.section.keys);
+      const stages = (restScenario.stages ?? []) as Array<{ target: number }>;
+      const restRate = (restScenario.rate ?? stages.at(-1)?.target) as number;
+      expect(restRate / (restScenario.timeUnit === '1m' ? 60 : 1)).toBeCloseTo(
         rest.ratePerKey * rest.section.keys,
         1,
       );
