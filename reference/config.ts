@@ -13,12 +13,15 @@ const environment: Record<string, keyof StartOptions> = {
   TELEMETRY_HOST: 'host',
   TELEMETRY_API_PORT: 'apiPort',
   TELEMETRY_AUTH_PORT: 'authPort',
+  TELEMETRY_MQTT_PORT: 'mqttPort',
   TELEMETRY_TIME_SCALE: 'timeScale',
   TELEMETRY_DEFAULT_REGION: 'defaultRegion',
   TELEMETRY_AUTO_APPROVE_CONSENT: 'autoApproveConsent',
   TELEMETRY_OAUTH_REDIRECT_URI: 'oauthRedirectUri',
+  TELEMETRY_WEBHOOK_ALLOW_PRIVATE: 'allowPrivateWebhookTargets',
 };
-const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'timeScale']);
+const booleans = new Set<keyof StartOptions>(['autoApproveConsent', 'allowPrivateWebhookTargets']);
+const numeric = new Set<keyof StartOptions>(['apiPort', 'authPort', 'mqttPort', 'timeScale']);
 
 function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
   const options: Record<string, unknown> = {};
@@ -29,7 +32,7 @@ function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
       const number = Number(value);
       if (!Number.isFinite(number)) throw new ConfigError(`${variable} must be a number, got "${value}"`);
       options[option] = number;
-    } else options[option] = option === 'autoApproveConsent' ? value === 'true' : value;
+    } else options[option] = booleans.has(option) ? value === 'true' : value;
   }
   return options as Partial<StartOptions>;
 }

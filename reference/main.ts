@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const options = loadStartOptions(values.config, process.env, process.cwd());
   const service = await start(options);
   console.log(
-    `REST API   ${service.urls.baseUrl}\nOAuth      ${service.urls.authUrl}\nData       ${options.dataDir}`,
+    `REST API   ${service.urls.baseUrl}\nOAuth      ${service.urls.authUrl}\nMQTT       ${service.urls.mqttBroker}\nData       ${options.dataDir}`,
   );
   if (service.seeded !== null) printCredentials(service.seeded);
   const stop = async (signal: string) => {

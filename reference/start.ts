@@ -4,13 +4,20 @@ import path from 'node:path';
 import { defaultBaseUrl } from '../generated/client/index.js';
 import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
-import { systemClock } from './clock.js';
 import { takeLock } from './data-dir-lock.js';
+import { type DeliveryLog, jsonLineLog } from './delivery/delivery-log.js';
+import { startWebhookDelivery } from './delivery/webhook-delivery.js';
+import type { FanoutBus } from './fanout/fanout-bus.js';
+import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
+import { LiveFeedServer } from './fanout/live-feed-server.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
+import { startIngestServer } from './ingest/ingest-server.js';
+import { persistentClock } from './persistent-clock.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
+import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
 import type { ServiceUrls } from './services/urls.js';
 import { openStore } from './storage/open-store.js';
 
@@ -23,6 +30,8 @@ export interface StartOptions {
   /** 0 (the default) takes a free port. */
   apiPort?: number;
   authPort?: number;
+  /** The MQTT ingest server's port; 0 (the default) takes a free port. */
+  mqttPort?: number;
   /** How many times faster than the wall clock the service clock runs (tests of expiry, windows, retries). */
   timeScale?: number;
   /** The version segment `{base_url}` ends with. */
@@ -36,6 +45,10 @@ export interface StartOptions {
   oauthRedirectUri?: string;
   /** Test fixtures for a first start (extra secret keys, a revoked key); none for a normal start. */
   seedExtras?: SeedExtras;
+  /** Local testing only: webhooks may point at loopback and private addresses (and use plain http on loopback). */
+  allowPrivateWebhookTargets?: boolean;
+  /** Where failed delivery attempts are logged (info level); JSON lines on stdout by default. */
+  webhookLog?: DeliveryLog;
 }
 
 export interface RunningService {
@@ -43,6 +56,8 @@ export interface RunningService {
   /** Credentials created on first start (a fresh data directory); null on later starts. */
   seeded: SeededCredentials | null;
   dependencies: ServiceDependencies;
+  /** Live messages of every stream: ingest publishes, the fan-out and recording listen. */
+  bus: FanoutBus;
   stop(): Promise<void>;
 }
 
@@ -67,8 +82,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
       : { kind: 'postgres', connectionString: options.postgresUrl },
   );
-  const clock = systemClock(options.timeScale ?? 1);
+  const clock = await persistentClock(store, options.timeScale ?? 1);
+  const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
+  const streamLifecycle = new StreamLifecycleEvents();
   const dependencies: ServiceDependencies = {
     store,
     clock,
@@ -77,7 +94,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     autoApproveConsent: options.autoApproveConsent ?? false,
+    streamLifecycle,
+    webhookTargets,
   };
+  // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
+  const bus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
+  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus });
+  // --- end of the live data plane ---
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
   const authListener = await listen(host, options.authPort ?? 0);
@@ -86,11 +109,15 @@ export async function start(options: StartOptions): Promise<RunningService> {
   Object.assign(dependencies.urls, {
     baseUrl: `http://${host}:${apiListener.port}${basePath}`,
     authUrl: `http://${host}:${authListener.port}`,
-    mqttBroker: `mqtt://${host}:1883`,
+    mqttBroker: ingest.url,
     wsUrl: `ws://${host}:${apiListener.port}`,
     ...options.publicUrls,
   } satisfies ServiceUrls);
   const apps = await buildApps(dependencies);
+  // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
+  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
+  liveFeed.attach(apps.api.server);
+  streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;
@@ -101,12 +128,25 @@ export async function start(options: StartOptions): Promise<RunningService> {
     redirectUri,
     options.seedExtras,
   );
+  const delivery = await startWebhookDelivery({
+    store,
+    clock,
+    policy: webhookTargets,
+    log: options.webhookLog ?? jsonLineLog(),
+    soleOwner: options.postgresUrl === undefined,
+  });
   return {
     urls: dependencies.urls,
     seeded,
     dependencies,
+    bus,
     async stop() {
+      // Devices first, so their streams are idle (and device.offline written) before the store closes.
+      await ingest.close();
+      await liveFeed.close();
       await Promise.all([apps.api.close(), apps.auth.close()]);
+      await bus.close();
+      await delivery.stop();
       await store.close();
       await releaseLock();
     },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -115,5 +116,35 @@ describe('channelUrl', () => {
     ['ws://h/', 'topic/x', {}, 'ws://h/topic/x'],
   ])('%s + %s', (base, path, query, url) => {
     expect(channelUrl(base, path, query)).toBe(url);
+  });
+});
+
+describe('subscribeChannel and a server that sends at once', () => {
+  it('delivers a frame that arrives in the same packet as the 101 answer', async () => {
+    const server = http.createServer();
+    const upgraded: Array<{ destroy(): void }> = [];
+    server.on('upgrade', (request, socket) => {
+      upgraded.push(socket);
+      const accept = createHash('sha1')
+        .update(`${request.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64');
+      const payload = Buffer.from('{"n":7}');
+      const answer =
+        'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+        `Sec-WebSocket-Accept: ${accept}\r\n\r\n`;
+      // One write: the answer and an unmasked text frame (FIN + opcode 1, then the length).
+      socket.write(Buffer.concat([Buffer.from(answer), Buffer.from([0x81, payload.length]), payload]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const messages: Frame[] = [];
+    const subscription = await subscribeChannel(channel, {
+      url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      parameters: { id: 'a' },
+      onMessage: (message) => messages.push(message),
+    });
+    await vi.waitFor(() => expect(messages).toEqual([{ n: 7 }]));
+    for (const socket of upgraded) socket.destroy();
+    await subscription.close();
+    await new Promise((resolve) => server.close(resolve));
   });
 });

@@ -52,10 +52,15 @@ function frameBytes(data: RawData): Buffer {
   return data instanceof ArrayBuffer ? Buffer.from(data) : data;
 }
 
-/** Opens one socket; resolves when it is open, rejects on a refused or failed handshake. */
-function open(url: string): Promise<WebSocket> {
+/**
+ * Opens one socket; resolves when it is open, rejects on a refused or failed handshake. `onMessage` is attached
+ * before the handshake: a server may send its first frame in the same packet as its 101 answer, and ws emits it in
+ * the same turn as 'open', before a caller awaiting this promise could attach a listener.
+ */
+function open(url: string, onMessage: (data: RawData, isBinary: boolean) => void): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
+    socket.on('message', onMessage);
     socket.on('error', reject);
     socket.once('open', () => {
       socket.off('error', reject);
@@ -99,13 +104,12 @@ export async function subscribeChannel<Parameters, Message>(
   options: WsSubscriberOptions<Parameters, Message>,
 ): Promise<WsSubscription> {
   const url = channelUrl(options.url, channel.address.build(options.parameters), options.query);
-  let socket = await open(url);
+  const deliver = frameHandler(channel, options);
+  let socket = await open(url, deliver);
   let closing = false;
   let attempts = 0;
   let timer: NodeJS.Timeout | undefined;
-  const deliver = frameHandler(channel, options);
   const attach = (current: WebSocket) => {
-    current.on('message', deliver);
     current.on('error', (error) => options.onError?.(error));
     current.on('close', (code, reason) => {
       options.onClose?.(code, reason.toString('utf8'));
@@ -117,7 +121,7 @@ export async function subscribeChannel<Parameters, Message>(
     if (policy === undefined || attempts >= policy.maxAttempts) return;
     attempts += 1;
     timer = setTimeout(() => {
-      open(url).then(
+      open(url, deliver).then(
         (next) => {
           attempts = 0;
           socket = next;

@@ -92,6 +92,8 @@ const handlers: Handlers<Caller> = {
   listRecords: notUsed,
   listReports: notUsed,
   listWebhookDeliveries: notUsed,
+  retryWebhookDelivery: notUsed,
+  rollWebhookSecret: notUsed,
   listWebhooks: notUsed,
   publishRecord: notUsed,
   testWebhook: notUsed,

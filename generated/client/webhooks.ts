@@ -2,7 +2,7 @@
 
 import { type PageFields, type WithItems, items } from '../../runtime/http/paginate.js';
 import type { HttpTransport, RequestOptions } from '../../runtime/http/transport.js';
-import type { CreateWebhookRequestBody, CreateWebhookResponses, DeleteWebhookParameters, DeleteWebhookResponses, GetWebhookParameters, GetWebhookResponses, ListWebhookDeliveriesParameters, ListWebhookDeliveriesResponses, ListWebhooksParameters, ListWebhooksResponses, TestWebhookParameters, TestWebhookResponses } from '../types/operations.js';
+import type { CreateWebhookRequestBody, CreateWebhookResponses, DeleteWebhookParameters, DeleteWebhookResponses, GetWebhookParameters, GetWebhookResponses, ListWebhookDeliveriesParameters, ListWebhookDeliveriesResponses, ListWebhooksParameters, ListWebhooksResponses, RetryWebhookDeliveryParameters, RetryWebhookDeliveryResponses, RollWebhookSecretParameters, RollWebhookSecretResponses, TestWebhookParameters, TestWebhookResponses } from '../types/operations.js';
 import type { Webhook, WebhookDelivery } from '../types/schemas.js';
 /** Where the pages of this API keep their items and next cursor (the spec's pagination rules). */
 const pageFields: PageFields<'data'> = { itemsField: 'data', nextCursorField: 'nextCursor', hasMoreField: 'hasMore' };
@@ -100,6 +100,36 @@ export class WebhooksResource {
    */
   listAll(query?: NonNullable<ListWebhooksParameters['query']>, options?: RequestOptions): AsyncIterable<Webhook> {
     return items((cursor) => this.list(cursor === undefined ? query : { ...query, after: cursor }, options), pageFields);
+  }
+
+  /**
+   * Send a delivery again
+   *
+   * Puts a delivery (undelivered, delivered or pending) back to `pending`, due now, with the whole retry schedule ahead of it again; its earlier attempts stay listed. The same `Service-Delivery-Id` is sent.
+   * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+   */
+  retryDelivery(webhookId: RetryWebhookDeliveryParameters['path']['webhookId'], deliveryId: RetryWebhookDeliveryParameters['path']['deliveryId'], options?: RequestOptions): Promise<RetryWebhookDeliveryResponses['200']> {
+    return this.transport.send<RetryWebhookDeliveryResponses['200']>({
+      method: 'POST',
+      path: '/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
+      pathParameters: { webhookId, deliveryId },
+      response: 'json',
+    }, options);
+  }
+
+  /**
+   * Roll a webhook's signing secret
+   *
+   * Creates a new `signingSecret` and returns it once. For x-webhook-delivery.secretRotation.overlapSeconds the deliveries are signed with both the new and the previous secret (two `v1` values), then with the new one only.
+   * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+   */
+  rollSecret(webhookId: RollWebhookSecretParameters['path']['webhookId'], options?: RequestOptions): Promise<RollWebhookSecretResponses['200']> {
+    return this.transport.send<RollWebhookSecretResponses['200']>({
+      method: 'POST',
+      path: '/webhooks/{webhookId}/roll-secret',
+      pathParameters: { webhookId },
+      response: 'json',
+    }, options);
   }
 
   /**

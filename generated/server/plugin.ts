@@ -5,7 +5,7 @@ import { createRequestIdFactory } from '../../runtime/fastify-request-id.js';
 import type { Authenticate, RenderError } from '../../runtime/fastify-routes.js';
 import { registerOperations } from '../../runtime/fastify-server.js';
 import { errorCodes, errorRoles } from '../types/errors.js';
-import { validateCreateRecordBody, validateCreateRecordPath, validateCreateReportBody, validateCreateStreamBody, validateCreateSubscriberTokenBody, validateCreateSubscriberTokenPath, validateCreateWebhookBody, validateDeleteRecordPath, validateDeleteReportPath, validateDeleteStreamPath, validateDeleteWebhookPath, validateGetRecordPath, validateGetReportFeedPath, validateGetReportPath, validateGetStreamPath, validateGetWebhookPath, validateListRecordsPath, validateListRecordsQuery, validateListReportsQuery, validateListStreamsQuery, validateListWebhookDeliveriesPath, validateListWebhookDeliveriesQuery, validateListWebhooksQuery, validateOauthAuthorizeQuery, validateOauthConsentBody, validateOauthTokenBody, validatePublishRecordPath, validateTestWebhookPath, validateUpdateRecordBody, validateUpdateRecordPath, validateUpdateReportBody, validateUpdateReportPath, validateUpdateStreamBody, validateUpdateStreamPath } from '../validators/index.js';
+import { validateCreateRecordBody, validateCreateRecordPath, validateCreateReportBody, validateCreateStreamBody, validateCreateSubscriberTokenBody, validateCreateSubscriberTokenPath, validateCreateWebhookBody, validateDeleteRecordPath, validateDeleteReportPath, validateDeleteStreamPath, validateDeleteWebhookPath, validateGetRecordPath, validateGetReportFeedPath, validateGetReportPath, validateGetStreamPath, validateGetWebhookPath, validateListRecordsPath, validateListRecordsQuery, validateListReportsQuery, validateListStreamsQuery, validateListWebhookDeliveriesPath, validateListWebhookDeliveriesQuery, validateListWebhooksQuery, validateOauthAuthorizeQuery, validateOauthConsentBody, validateOauthTokenBody, validatePublishRecordPath, validateRetryWebhookDeliveryPath, validateRollWebhookSecretPath, validateTestWebhookPath, validateUpdateRecordBody, validateUpdateRecordPath, validateUpdateReportBody, validateUpdateReportPath, validateUpdateStreamBody, validateUpdateStreamPath } from '../validators/index.js';
 import type { Handlers } from './handlers.js';
 import { routes } from './routes.js';
 
@@ -49,6 +49,8 @@ const validators = {
   oauthConsent: { body: validateOauthConsentBody },
   oauthToken: { body: validateOauthTokenBody },
   publishRecord: { path: validatePublishRecordPath },
+  retryWebhookDelivery: { path: validateRetryWebhookDeliveryPath },
+  rollWebhookSecret: { path: validateRollWebhookSecretPath },
   testWebhook: { path: validateTestWebhookPath },
   updateRecord: { path: validateUpdateRecordPath, body: validateUpdateRecordBody },
   updateReport: { path: validateUpdateReportPath, body: validateUpdateReportBody },

@@ -201,8 +201,9 @@ const schemaWebhookDelivery = {
           attemptedAt: { type: 'string' },
           statusCode: { type: ['integer', 'null'] },
           error: { type: ['string', 'null'] },
+          durationMs: { type: 'integer' },
         },
-        required: ['attemptedAt', 'statusCode', 'error'],
+        required: ['attemptedAt', 'statusCode', 'error', 'durationMs'],
       },
     },
     nextAttemptAt: { type: ['string', 'null'] },
@@ -298,5 +299,6 @@ export const responseSchemas = {
   WebhookList: schemaWebhookList,
   TokenResponse: schemaTokenResponse,
   OAuthError: schemaOAuthError,
+  WebhookDelivery: schemaWebhookDelivery,
   WebhookTestEvent: schemaWebhookTestEvent,
 };

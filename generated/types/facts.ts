@@ -30,6 +30,10 @@ export const apiPolicies = {
     maxRequestBodyBytes: 1048576,
     maxWebhooksPerAccount: 16,
   },
+  timeScale: {
+    scaled: ['access, refresh and subscriber token lifetimes', 'the authorization code lifetime', 'the REST rate window', 'webhook retry delays', 'timestamps the API returns'],
+    wallTime: ['the MQTT ingest rate window and the device.error bound', 'MQTT keep-alive and the CONNECT deadline', 'the webhook receiver timeout'],
+  },
   webhookDelivery: {
     description: 'How every entry of `webhooks` is delivered, signed and retried.',
     method: 'POST',
@@ -57,6 +61,21 @@ export const apiPolicies = {
       success: 'any 2xx status within the timeout',
       redirects: 'a 3xx is a failure and is not followed',
       timeoutSeconds: 15,
+    },
+    idempotency: {
+      header: 'Service-Delivery-Id',
+      value: 'the delivery\'s id (whd_...), the same on every attempt and replay of one event to one webhook',
+    },
+    ordering: {
+      perWebhook: 'none; first attempts go out oldest first, and a failed delivery never holds back later ones',
+    },
+    secretRotation: {
+      overlapSeconds: 86400,
+      during: 'deliveries carry one v1 per secret, the new one first',
+    },
+    targets: {
+      refused: 'loopback, private, link-local (cloud metadata), unspecified, multicast and reserved addresses, at creation and again when each delivery connects',
+      localTesting: 'a deployment may allow loopback and private addresses (local testing only); link-local addresses stay refused',
     },
   },
 } as const;
@@ -92,6 +111,12 @@ export const schemaPatterns = {
   WebhookId: '^wh_[A-Za-z0-9]{1,64}$',
   WebhookUrl: '^(https://[^\\s/]+|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/\\S*)?$',
   WsUrl: '^(wss://[^\\s/]+|ws://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?)(/[^\\s]*)?/devices/stm_[A-Za-z0-9]{1,64}/live$',
+} as const;
+/** The maxItems of each named array schema and of its direct array properties. */
+export const schemaMaxItems = {
+  'CreateRecordRequest.samples': 10000,
+  'Record.samples': 10000,
+  'UpdateRecordRequest.samples': 10000,
 } as const;
 /** The default of each named schema and of its direct properties. */
 export const schemaDefaults = {
@@ -181,27 +206,100 @@ export const channelFacts = {
       retain: 'ignored; the service keeps no retained message',
       topicAccess: 'a device may publish only to its own stream\'s topic and may not subscribe',
       connectionsPerStream: 'one; a second connection for a stream that is live is refused (not authorized)',
-      rateWindow: 'messages are counted per stream over a sliding second against the quality\'s rate',
+      rateWindow: {
+        algorithm: 'token-bucket',
+        description: 'each stream has a bucket of burstSeconds × the quality\'s rate tokens, full when the device connects and refilled at the quality\'s rate × (1 + rateTolerance) tokens per second of wall time; every PUBLISH to the stream\'s topic takes one token, and one that finds the bucket empty is over the rate',
+        burstSeconds: 0.25,
+        rateTolerance: 0.001,
+      },
       overRate: 'dropped, device.error rate_exceeded (at most one device.error per stream per second)',
       undecodable: 'dropped, device.error format_mismatch',
       oversized: 'dropped, device.error message_too_large',
+      errorEvents: {
+        perStreamPerSeconds: 1,
+        acknowledgement: 'a QoS 1 message is acknowledged once it is accepted or dropped, and the connection stays open; MQTT 5 PUBACK carries 0x00 when accepted, 0x99 Payload format invalid for format_mismatch, 0x97 Quota exceeded for rate_exceeded, 0x83 Implementation specific error for message_too_large; MQTT 3.1.1 cannot refuse a PUBLISH and acknowledges it',
+      },
       onConnect: 'the stream goes live and device.online is sent',
       onDisconnect: 'the stream goes idle and device.offline is sent',
+      sessions: {
+        onServiceStart: 'every stream found live is set idle and device.offline is sent for it, endedAt being the start of the service',
+        onServiceStop: 'every device is disconnected and its stream goes idle with device.offline',
+      },
+      connection: {
+        connectDeadlineSeconds: 10,
+        maxControlPacketBytes: 4096,
+        keepAliveTimeoutFactor: 1.5,
+        rule: 'a connection that sends no CONNECT within connectDeadlineSeconds is closed; a CONNECT larger than maxControlPacketBytes is refused (MQTT 5 CONNACK 0x95 Packet too large, MQTT 3.1.1 return code 4); any other packet but PUBLISH larger than it, and any malformed packet, closes only that connection; a PUBLISH may carry maxMessageBytes of payload plus maxControlPacketBytes of topic, identifier and properties, and a larger one is skipped without being buffered and dropped as oversized; a device that sends nothing for keepAliveTimeoutFactor × its keep-alive is disconnected (keep-alive 0 means none)',
+      },
+      authentication: {
+        rule: 'a wrong streamKey, an unknown or deleted stream, or a stream that is already live is refused with MQTT 3.1.1 return code 5 / MQTT 5 0x87 Not authorized; a CONNECT without a username or password with 3.1.1 return code 4 / MQTT 5 0x86 Bad User Name or Password; nothing else happens',
+      },
+      unsupported: {
+        qos2: 'a QoS 2 PUBLISH ends the connection (MQTT 5 DISCONNECT 0x9B QoS not supported; MQTT 3.1.1 the connection is closed); MQTT 5 CONNACK announces Maximum QoS 1',
+        otherTopic: 'a PUBLISH to any topic but the stream\'s own is dropped without device.error and the connection stays open (MQTT 5 PUBACK 0x87 Not authorized; MQTT 3.1.1 PUBACK)',
+        subscribe: 'every filter of a SUBSCRIBE is refused (MQTT 3.1.1 SUBACK 0x80, MQTT 5 SUBACK 0x87 Not authorized); UNSUBSCRIBE is answered (MQTT 5 UNSUBACK 0x11 No subscription existed)',
+        will: 'a will message is ignored; it is never published',
+      },
     },
   },
   liveFeed: {
     address: '/devices/{streamId}/live',
     connectionRules: {
       handshakeErrors: 'the upgrade is refused with the HTTP status and error envelope of the REST API (401 missing_token, invalid_token or token_expired; 404 resource_missing for an unknown stream)',
+      handshakeErrorCodes: {
+        notLiveFeedPath: 'route_not_found',
+        missingToken: 'missing_token',
+        invalidToken: 'invalid_token',
+        expiredToken: 'token_expired',
+        tokenOfAnotherStream: 'invalid_token',
+        unknownStream: 'resource_missing',
+      },
       maxBufferedBytes: 1048576,
+      batching: {
+        rule: 'messages queued for a subscriber go out as one frame at the end of the event-loop turn, or, while its socket still holds unsent bytes, as one frame when the socket drains; a subscriber\'s queued and unsent bytes together never exceed maxBufferedBytes',
+      },
+      keepAlive: {
+        pingIntervalSeconds: 30,
+        deadPeer: 'a subscriber that has not answered a ping when the next one is due is dropped without a close frame (the subscriber sees 1006)',
+      },
+      subscriberData: {
+        rule: 'any data frame from the subscriber closes the connection with 1003; a frame longer than a control frame\'s 125 bytes closes it with 1009 before it is read',
+      },
       closeCodes: {
-        '1000': 'the stream was deleted',
-        '1008': 'the subscriber token expired during the connection',
-        '1011': 'the service failed',
-        '1013': 'the subscriber fell more than maxBufferedBytes behind and was dropped so the others are unaffected',
+        streamDeleted: {
+          code: 1000,
+          when: 'the stream was deleted',
+        },
+        serviceStopping: {
+          code: 1001,
+          when: 'the service is stopping',
+        },
+        subscriberSentData: {
+          code: 1003,
+          when: 'the subscriber sent a data frame',
+        },
+        subscriberFrameTooLarge: {
+          code: 1009,
+          when: 'the subscriber sent a frame longer than 125 bytes',
+        },
+        tokenExpired: {
+          code: 1008,
+          when: 'the subscriber token expired during the connection',
+        },
+        serviceFailed: {
+          code: 1011,
+          when: 'the service failed',
+        },
+        subscriberTooSlow: {
+          code: 1013,
+          when: 'the subscriber fell more than maxBufferedBytes behind and was dropped so the others are unaffected',
+        },
       },
       onConnect: 'subscriber.connected is sent and subscriberCount grows by one',
       onClose: 'subscriber.disconnected is sent and subscriberCount shrinks by one',
+      subscriberCountMessages: {
+        rule: 'every change of subscriberCount (the stream\'s field, kept current) is also sent to the stream\'s subscribers as a status message, the new subscriber included',
+      },
     },
   },
   webhookDelivery: {
@@ -233,6 +331,21 @@ export const channelFacts = {
         success: 'any 2xx status within the timeout',
         redirects: 'a 3xx is a failure and is not followed',
         timeoutSeconds: 15,
+      },
+      idempotency: {
+        header: 'Service-Delivery-Id',
+        value: 'the delivery\'s id (whd_...), the same on every attempt and replay of one event to one webhook',
+      },
+      ordering: {
+        perWebhook: 'none; first attempts go out oldest first, and a failed delivery never holds back later ones',
+      },
+      secretRotation: {
+        overlapSeconds: 86400,
+        during: 'deliveries carry one v1 per secret, the new one first',
+      },
+      targets: {
+        refused: 'loopback, private, link-local (cloud metadata), unspecified, multicast and reserved addresses, at creation and again when each delivery connects',
+        localTesting: 'a deployment may allow loopback and private addresses (local testing only); link-local addresses stay refused',
       },
     },
   },
@@ -379,6 +492,11 @@ export const errorCodeMembers = {
     status: 400,
     type_: 'invalid_request_error',
   },
+  webhook_url_forbidden: {
+    description: 'The webhook\'s url is not a public address (loopback, private, link-local, cloud metadata); `param` is `url`.',
+    status: 400,
+    type_: 'invalid_request_error',
+  },
   rate_limited: {
     role: 'rate-limited',
     description: 'Too many requests for this key in the current window; see `Retry-After`.',
@@ -467,6 +585,17 @@ export const qualityMembers = {
   high: {
     description: '1 kHz',
     sampleRateHz: 1000,
+  },
+} as const;
+/** x- facts of Record. */
+export const recordFacts = {
+  recording: {
+    session: 'while a stream whose recordingReportId names a report of its account is live, every telemetry sample is appended to a record of that report (source stream, streamId set, status draft, title null); each live session starts a new record, and a record that reached the samples limit is continued by a new one',
+    flushSamples: 500,
+    flushIntervalMilliseconds: 200,
+    durability: 'a batch is acknowledged once its write committed; a crash (kill -9) loses at most the samples received since the last acknowledged batch, that is one flushIntervalMilliseconds of samples and the batch being written (at most 2 × flushSamples per stream while the database keeps up)',
+    reportChanges: 'a change of recordingReportId takes effect at the stream\'s next live session',
+    unwritableReport: 'samples of a session whose report was deleted or archived are not recorded',
   },
 } as const;
 /** x- facts of RecordStatus. */

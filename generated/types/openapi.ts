@@ -268,6 +268,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/roll-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll a webhook's signing secret */
+        post: operations["rollWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{webhookId}/test": {
         parameters: {
             query?: never;
@@ -748,7 +782,7 @@ export interface components {
          * @description The precise reason of an API error. Each code names its HTTP status (`x-status`) and envelope type (`x-type`). `param_required` and the five authentication codes are documented; the rest are inferred. `x-role` names the part a code plays for generated code (the validators' missing-parameter code, the server's route-not-found code...).
          * @example param_required
          */
-        ErrorCode: string & ("param_required" | "missing_token" | "invalid_token" | "token_expired" | "key_revoked" | "insufficient_scope" | "publishable_key_forbidden" | "parameter_invalid" | "parameter_unknown" | "parameters_exclusive" | "cursor_invalid" | "body_invalid_json" | "content_type_unsupported" | "body_too_large" | "route_not_found" | "method_not_allowed" | "resource_missing" | "stream_live" | "record_published" | "report_archived" | "webhook_limit_reached" | "rate_limited" | "internal_error");
+        ErrorCode: string & ("param_required" | "missing_token" | "invalid_token" | "token_expired" | "key_revoked" | "insufficient_scope" | "publishable_key_forbidden" | "parameter_invalid" | "parameter_unknown" | "parameters_exclusive" | "cursor_invalid" | "body_invalid_json" | "content_type_unsupported" | "body_too_large" | "route_not_found" | "method_not_allowed" | "resource_missing" | "stream_live" | "record_published" | "report_archived" | "webhook_limit_reached" | "webhook_url_forbidden" | "rate_limited" | "internal_error");
         /**
          * ErrorResponse
          * @description The API error envelope: `{ error: { type, code, message, param, requestId } }`, all strings; `param` names the offending parameter.
@@ -1572,7 +1606,8 @@ export interface components {
          *         {
          *           "attemptedAt": "2026-11-21T09:31:13.000Z",
          *           "statusCode": 503,
-         *           "error": null
+         *           "error": "status 503",
+         *           "durationMs": 42
          *         }
          *       ],
          *       "nextAttemptAt": "2026-11-21T09:32:13.000Z",
@@ -1582,7 +1617,9 @@ export interface components {
         WebhookDelivery: {
             attempts: {
                 attemptedAt: components["schemas"]["Timestamp"];
-                /** @description Why the attempt failed without a status (timeout, connection refused); null otherwise. */
+                /** @description How long the attempt took, from connecting to the status line or the failure, in wall-clock milliseconds. */
+                durationMs: number;
+                /** @description Why the attempt failed (timeout, connection refused, a redirect, a refused address); null when it succeeded. */
                 error: string | null;
                 /** @description The receiver's HTTP status; null when no response arrived. */
                 statusCode: number | null;
@@ -1613,6 +1650,8 @@ export interface components {
         WebhookDeliveryHeaders: {
             /** @constant */
             "Content-Type": "application/json";
+            /** @description The delivery's id, the same on every attempt and replay of one event to one webhook; a receiver drops a delivery whose id it has already processed. */
+            "Service-Delivery-Id"?: components["schemas"]["DeliveryId"];
             "Service-Event": components["schemas"]["EventType"];
             /**
              * @description `t=<unix_seconds>,v1=<hex_signature>`: HMAC-SHA256 with the webhook's signingSecret over `<t>.<raw_request_body>`, lowercase hex. Several `v1` values may appear while a secret rotates; other schemes are ignored.
@@ -3939,6 +3978,187 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Missing or invalid parameter: `invalid_request_error` with `param`. */
+            400: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key or token: `authentication_error` with `missing_token`, `invalid_token`, `token_expired` or `key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential lacks permission: `permission_error` with `insufficient_scope` or `publishable_key_forbidden`. */
+            403: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist in this account: `not_found_error`. */
+            404: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The service failed: `api_error`. */
+            500: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: components["schemas"]["DeliveryId"];
+                webhookId: components["schemas"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, pending again. */
+            200: {
+                headers: {
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Missing or invalid parameter: `invalid_request_error` with `param`. */
+            400: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key or token: `authentication_error` with `missing_token`, `invalid_token`, `token_expired` or `key_revoked`. */
+            401: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential lacks permission: `permission_error` with `insufficient_scope` or `publishable_key_forbidden`. */
+            403: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist in this account: `not_found_error`. */
+            404: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests for this credential: `rate_limit_error`. Back off for `Retry-After` seconds. */
+            429: {
+                headers: {
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The service failed: `api_error`. */
+            500: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rollWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["schemas"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook with its new `signingSecret`. */
+            200: {
+                headers: {
+                    RateLimit?: string;
+                    "RateLimit-Policy"?: string;
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
                 };
             };
             /** @description Missing or invalid parameter: `invalid_request_error` with `param`. */

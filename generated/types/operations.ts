@@ -449,6 +449,42 @@ export type PublishRecordResponses = {
   '500': operations['publishRecord']['responses']['500']['content']['application/json'];
 };
 /**
+ * Path, query and header parameters of retryWebhookDelivery.
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export type RetryWebhookDeliveryParameters = operations['retryWebhookDelivery']['parameters'];
+/**
+ * Response bodies of retryWebhookDelivery by status.
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export type RetryWebhookDeliveryResponses = {
+  '200': operations['retryWebhookDelivery']['responses']['200']['content']['application/json'];
+  '400': operations['retryWebhookDelivery']['responses']['400']['content']['application/json'];
+  '401': operations['retryWebhookDelivery']['responses']['401']['content']['application/json'];
+  '403': operations['retryWebhookDelivery']['responses']['403']['content']['application/json'];
+  '404': operations['retryWebhookDelivery']['responses']['404']['content']['application/json'];
+  '429': operations['retryWebhookDelivery']['responses']['429']['content']['application/json'];
+  '500': operations['retryWebhookDelivery']['responses']['500']['content']['application/json'];
+};
+/**
+ * Path, query and header parameters of rollWebhookSecret.
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export type RollWebhookSecretParameters = operations['rollWebhookSecret']['parameters'];
+/**
+ * Response bodies of rollWebhookSecret by status.
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export type RollWebhookSecretResponses = {
+  '200': operations['rollWebhookSecret']['responses']['200']['content']['application/json'];
+  '400': operations['rollWebhookSecret']['responses']['400']['content']['application/json'];
+  '401': operations['rollWebhookSecret']['responses']['401']['content']['application/json'];
+  '403': operations['rollWebhookSecret']['responses']['403']['content']['application/json'];
+  '404': operations['rollWebhookSecret']['responses']['404']['content']['application/json'];
+  '429': operations['rollWebhookSecret']['responses']['429']['content']['application/json'];
+  '500': operations['rollWebhookSecret']['responses']['500']['content']['application/json'];
+};
+/**
  * Path, query and header parameters of testWebhook.
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1test/post
  */

@@ -882,6 +882,86 @@ export const validatePublishRecordResponse429: Validator<operations.PublishRecor
  */
 export const validatePublishRecordResponse500: Validator<operations.PublishRecordResponses['500']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Path parameters of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry), coerced from strings, defaults filled in.
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryPath: Validator<NonNullable<operations.RetryWebhookDeliveryParameters['path']>> = parameterValidatorFrom(compiledParameters.validateRetryWebhookDeliveryPath, failureCodes);
+/**
+ * Response 200 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse200: Validator<operations.RetryWebhookDeliveryResponses['200']> = validatorFrom(compiled.validateWebhookDelivery, failureCodes);
+/**
+ * Response 400 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse400: Validator<operations.RetryWebhookDeliveryResponses['400']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 401 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse401: Validator<operations.RetryWebhookDeliveryResponses['401']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 403 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse403: Validator<operations.RetryWebhookDeliveryResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 404 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse404: Validator<operations.RetryWebhookDeliveryResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 429 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse429: Validator<operations.RetryWebhookDeliveryResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 500 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse500: Validator<operations.RetryWebhookDeliveryResponses['500']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Path parameters of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret), coerced from strings, defaults filled in.
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretPath: Validator<NonNullable<operations.RollWebhookSecretParameters['path']>> = parameterValidatorFrom(compiledParameters.validateRollWebhookSecretPath, failureCodes);
+/**
+ * Response 200 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse200: Validator<operations.RollWebhookSecretResponses['200']> = validatorFrom(compiled.validateCreatedWebhook, failureCodes);
+/**
+ * Response 400 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse400: Validator<operations.RollWebhookSecretResponses['400']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 401 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse401: Validator<operations.RollWebhookSecretResponses['401']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 403 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse403: Validator<operations.RollWebhookSecretResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 404 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse404: Validator<operations.RollWebhookSecretResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 429 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse429: Validator<operations.RollWebhookSecretResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 500 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse500: Validator<operations.RollWebhookSecretResponses['500']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Path parameters of testWebhook (POST /webhooks/{webhookId}/test), coerced from strings, defaults filled in.
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1test/post
  */

@@ -21,6 +21,8 @@ export declare const validateListWebhookDeliveriesPath: CompiledValidator;
 export declare const validateListWebhooksQuery: CompiledValidator;
 export declare const validateOauthAuthorizeQuery: CompiledValidator;
 export declare const validatePublishRecordPath: CompiledValidator;
+export declare const validateRetryWebhookDeliveryPath: CompiledValidator;
+export declare const validateRollWebhookSecretPath: CompiledValidator;
 export declare const validateTestWebhookPath: CompiledValidator;
 export declare const validateUpdateRecordPath: CompiledValidator;
 export declare const validateUpdateReportPath: CompiledValidator;

@@ -2379,8 +2379,10 @@ return errors === 0;
 }
 validate39.evaluated = {"props":{"reportId":true,"recordId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTestWebhookPath = validate40;
-const schema82 = {"type":"object","properties":{"webhookId":{"$ref":"#/components/schemas/WebhookId"}},"required":["webhookId"]};
+export const validateRetryWebhookDeliveryPath = validate40;
+const schema82 = {"type":"object","properties":{"webhookId":{"$ref":"#/components/schemas/WebhookId"},"deliveryId":{"$ref":"#/components/schemas/DeliveryId"}},"required":["webhookId","deliveryId"]};
+const schema84 = {"type":"string","pattern":"^whd_[A-Za-z0-9]{1,64}$"};
+const pattern25 = new RegExp("^whd_[A-Za-z0-9]{1,64}$", "u");
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2395,13 +2397,14 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.webhookId === undefined) && (missing0 = "webhookId")){
+if(((data.webhookId === undefined) && (missing0 = "webhookId")) || ((data.deliveryId === undefined) && (missing0 = "deliveryId"))){
 validate40.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.webhookId !== undefined){
 let data0 = data.webhookId;
+const _errs1 = errors;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
 let dataType0 = typeof data0;
@@ -2433,6 +2436,51 @@ return false;
 }
 }
 }
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.deliveryId !== undefined){
+let data1 = data.deliveryId;
+const _errs4 = errors;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+let dataType1 = typeof data1;
+let coerced1 = undefined;
+if(!(coerced1 !== undefined)){
+if(dataType1 == "number" || dataType1 == "boolean"){
+coerced1 = "" + data1;
+}
+else if(data1 === null){
+coerced1 = "";
+}
+else {
+validate40.errors = [{instancePath:instancePath+"/deliveryId",schemaPath:"#/components/schemas/DeliveryId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced1 !== undefined){
+data1 = coerced1;
+if(data !== undefined){
+data["deliveryId"] = coerced1;
+}
+}
+}
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(!pattern25.test(data1)){
+validate40.errors = [{instancePath:instancePath+"/deliveryId",schemaPath:"#/components/schemas/DeliveryId/pattern",keyword:"pattern",params:{pattern: "^whd_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^whd_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -2444,10 +2492,10 @@ return false;
 validate40.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"webhookId":true},"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":{"webhookId":true,"deliveryId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateUpdateRecordPath = validate41;
-const schema84 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"},"recordId":{"$ref":"#/components/schemas/RecordId"}},"required":["reportId","recordId"]};
+export const validateRollWebhookSecretPath = validate41;
+const schema85 = {"type":"object","properties":{"webhookId":{"$ref":"#/components/schemas/WebhookId"}},"required":["webhookId"]};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2462,8 +2510,142 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.reportId === undefined) && (missing0 = "reportId")) || ((data.recordId === undefined) && (missing0 = "recordId"))){
+if((data.webhookId === undefined) && (missing0 = "webhookId")){
 validate41.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.webhookId !== undefined){
+let data0 = data.webhookId;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate41.errors = [{instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/WebhookId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["webhookId"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern10.test(data0)){
+validate41.errors = [{instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/WebhookId/pattern",keyword:"pattern",params:{pattern: "^wh_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^wh_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":{"webhookId":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateTestWebhookPath = validate42;
+const schema87 = {"type":"object","properties":{"webhookId":{"$ref":"#/components/schemas/WebhookId"}},"required":["webhookId"]};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.webhookId === undefined) && (missing0 = "webhookId")){
+validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.webhookId !== undefined){
+let data0 = data.webhookId;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+let dataType0 = typeof data0;
+let coerced0 = undefined;
+if(!(coerced0 !== undefined)){
+if(dataType0 == "number" || dataType0 == "boolean"){
+coerced0 = "" + data0;
+}
+else if(data0 === null){
+coerced0 = "";
+}
+else {
+validate42.errors = [{instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/WebhookId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+if(coerced0 !== undefined){
+data0 = coerced0;
+if(data !== undefined){
+data["webhookId"] = coerced0;
+}
+}
+}
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern10.test(data0)){
+validate42.errors = [{instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/WebhookId/pattern",keyword:"pattern",params:{pattern: "^wh_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^wh_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":{"webhookId":true},"dynamicProps":false,"dynamicItems":false};
+
+export const validateUpdateRecordPath = validate43;
+const schema89 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"},"recordId":{"$ref":"#/components/schemas/RecordId"}},"required":["reportId","recordId"]};
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.reportId === undefined) && (missing0 = "reportId")) || ((data.recordId === undefined) && (missing0 = "recordId"))){
+validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2482,7 +2664,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2496,7 +2678,7 @@ data["reportId"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-validate41.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+validate43.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
@@ -2522,7 +2704,7 @@ else if(data1 === null){
 coerced1 = "";
 }
 else {
-validate41.errors = [{instancePath:instancePath+"/recordId",schemaPath:"#/components/schemas/RecordId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate43.errors = [{instancePath:instancePath+"/recordId",schemaPath:"#/components/schemas/RecordId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2536,7 +2718,7 @@ data["recordId"] = coerced1;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern7.test(data1)){
-validate41.errors = [{instancePath:instancePath+"/recordId",schemaPath:"#/components/schemas/RecordId/pattern",keyword:"pattern",params:{pattern: "^rec_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^rec_[A-Za-z0-9]{1,64}$"+"\""}];
+validate43.errors = [{instancePath:instancePath+"/recordId",schemaPath:"#/components/schemas/RecordId/pattern",keyword:"pattern",params:{pattern: "^rec_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^rec_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
@@ -2550,22 +2732,22 @@ var valid0 = true;
 }
 }
 else {
-validate41.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate41.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"reportId":true,"recordId":true},"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":{"reportId":true,"recordId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateUpdateReportPath = validate42;
-const schema87 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"}},"required":["reportId"]};
+export const validateUpdateReportPath = validate44;
+const schema92 = {"type":"object","properties":{"reportId":{"$ref":"#/components/schemas/ReportId"}},"required":["reportId"]};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2576,7 +2758,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.reportId === undefined) && (missing0 = "reportId")){
-validate42.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate44.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2594,7 +2776,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate42.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate44.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2608,7 +2790,7 @@ data["reportId"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-validate42.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
+validate44.errors = [{instancePath:instancePath+"/reportId",schemaPath:"#/components/schemas/ReportId/pattern",keyword:"pattern",params:{pattern: "^pod_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^pod_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
@@ -2617,22 +2799,22 @@ return false;
 }
 }
 else {
-validate42.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate44.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate42.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"reportId":true},"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":{"reportId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateUpdateStreamPath = validate43;
-const schema89 = {"type":"object","properties":{"streamId":{"$ref":"#/components/schemas/StreamId"}},"required":["streamId"]};
+export const validateUpdateStreamPath = validate45;
+const schema94 = {"type":"object","properties":{"streamId":{"$ref":"#/components/schemas/StreamId"}},"required":["streamId"]};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2643,7 +2825,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.streamId === undefined) && (missing0 = "streamId")){
-validate43.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate45.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2661,7 +2843,7 @@ else if(data0 === null){
 coerced0 = "";
 }
 else {
-validate43.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate45.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -2675,7 +2857,7 @@ data["streamId"] = coerced0;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern5.test(data0)){
-validate43.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
+validate45.errors = [{instancePath:instancePath+"/streamId",schemaPath:"#/components/schemas/StreamId/pattern",keyword:"pattern",params:{pattern: "^stm_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^stm_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
 }
@@ -2684,11 +2866,11 @@ return false;
 }
 }
 else {
-validate43.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate45.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate43.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"streamId":true},"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":{"streamId":true},"dynamicProps":false,"dynamicItems":false};

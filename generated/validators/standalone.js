@@ -3992,7 +3992,7 @@ return errors === 0;
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateErrorCode = validate50;
-const schema91 = {"type":"string","oneOf":[{"const":"param_required"},{"const":"missing_token"},{"const":"invalid_token"},{"const":"token_expired"},{"const":"key_revoked"},{"const":"insufficient_scope"},{"const":"publishable_key_forbidden"},{"const":"parameter_invalid"},{"const":"parameter_unknown"},{"const":"parameters_exclusive"},{"const":"cursor_invalid"},{"const":"body_invalid_json"},{"const":"content_type_unsupported"},{"const":"body_too_large"},{"const":"route_not_found"},{"const":"method_not_allowed"},{"const":"resource_missing"},{"const":"stream_live"},{"const":"record_published"},{"const":"report_archived"},{"const":"webhook_limit_reached"},{"const":"rate_limited"},{"const":"internal_error"}]};
+const schema91 = {"type":"string","oneOf":[{"const":"param_required"},{"const":"missing_token"},{"const":"invalid_token"},{"const":"token_expired"},{"const":"key_revoked"},{"const":"insufficient_scope"},{"const":"publishable_key_forbidden"},{"const":"parameter_invalid"},{"const":"parameter_unknown"},{"const":"parameters_exclusive"},{"const":"cursor_invalid"},{"const":"body_invalid_json"},{"const":"content_type_unsupported"},{"const":"body_too_large"},{"const":"route_not_found"},{"const":"method_not_allowed"},{"const":"resource_missing"},{"const":"stream_live"},{"const":"record_published"},{"const":"report_archived"},{"const":"webhook_limit_reached"},{"const":"webhook_url_forbidden"},{"const":"rate_limited"},{"const":"internal_error"}]};
 
 function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4448,8 +4448,8 @@ valid0 = true;
 passing0 = 20;
 }
 const _errs23 = errors;
-if("rate_limited" !== data){
-const err21 = {instancePath,schemaPath:"#/oneOf/21/const",keyword:"const",params:{allowedValue: "rate_limited"},message:"must be equal to constant"};
+if("webhook_url_forbidden" !== data){
+const err21 = {instancePath,schemaPath:"#/oneOf/21/const",keyword:"const",params:{allowedValue: "webhook_url_forbidden"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4469,8 +4469,8 @@ valid0 = true;
 passing0 = 21;
 }
 const _errs24 = errors;
-if("internal_error" !== data){
-const err22 = {instancePath,schemaPath:"#/oneOf/22/const",keyword:"const",params:{allowedValue: "internal_error"},message:"must be equal to constant"};
+if("rate_limited" !== data){
+const err22 = {instancePath,schemaPath:"#/oneOf/22/const",keyword:"const",params:{allowedValue: "rate_limited"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4488,6 +4488,28 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 22;
+}
+const _errs25 = errors;
+if("internal_error" !== data){
+const err23 = {instancePath,schemaPath:"#/oneOf/23/const",keyword:"const",params:{allowedValue: "internal_error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 23];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 23;
+}
 }
 }
 }
@@ -4512,12 +4534,12 @@ passing0 = 22;
 }
 }
 if(!valid0){
-const err23 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err24 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err24];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err24);
 }
 errors++;
 validate50.errors = vErrors;
@@ -5226,8 +5248,8 @@ valid5 = true;
 passing1 = 20;
 }
 const _errs41 = errors;
-if("rate_limited" !== data2){
-const err29 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/21/const",keyword:"const",params:{allowedValue: "rate_limited"},message:"must be equal to constant"};
+if("webhook_url_forbidden" !== data2){
+const err29 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/21/const",keyword:"const",params:{allowedValue: "webhook_url_forbidden"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5247,8 +5269,8 @@ valid5 = true;
 passing1 = 21;
 }
 const _errs42 = errors;
-if("internal_error" !== data2){
-const err30 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/22/const",keyword:"const",params:{allowedValue: "internal_error"},message:"must be equal to constant"};
+if("rate_limited" !== data2){
+const err30 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/22/const",keyword:"const",params:{allowedValue: "rate_limited"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5266,6 +5288,28 @@ else {
 if(_valid1){
 valid5 = true;
 passing1 = 22;
+}
+const _errs43 = errors;
+if("internal_error" !== data2){
+const err31 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf/23/const",keyword:"const",params:{allowedValue: "internal_error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+var _valid1 = _errs43 === errors;
+if(_valid1 && valid5){
+valid5 = false;
+passing1 = [passing1, 23];
+}
+else {
+if(_valid1){
+valid5 = true;
+passing1 = 23;
+}
 }
 }
 }
@@ -5290,12 +5334,12 @@ passing1 = 22;
 }
 }
 if(!valid5){
-const err31 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+const err32 = {instancePath:instancePath+"/error/code",schemaPath:"#/components/schemas/ErrorCode/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err32];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err32);
 }
 errors++;
 validate51.errors = vErrors;
@@ -5320,8 +5364,8 @@ var valid1 = true;
 if(valid1){
 if(data0.message !== undefined){
 let data3 = data0.message;
-const _errs43 = errors;
-if(errors === _errs43){
+const _errs44 = errors;
+if(errors === _errs44){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
 validate51.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
@@ -5333,7 +5377,7 @@ validate51.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/p
 return false;
 }
 }
-var valid1 = _errs43 === errors;
+var valid1 = _errs44 === errors;
 }
 else {
 var valid1 = true;
@@ -5341,8 +5385,8 @@ var valid1 = true;
 if(valid1){
 if(data0.param !== undefined){
 let data4 = data0.param;
-const _errs45 = errors;
-if(errors === _errs45){
+const _errs46 = errors;
+if(errors === _errs46){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
 validate51.errors = [{instancePath:instancePath+"/error/param",schemaPath:"#/properties/error/properties/param/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
@@ -5354,7 +5398,7 @@ validate51.errors = [{instancePath:instancePath+"/error/param",schemaPath:"#/pro
 return false;
 }
 }
-var valid1 = _errs45 === errors;
+var valid1 = _errs46 === errors;
 }
 else {
 var valid1 = true;
@@ -5362,9 +5406,9 @@ var valid1 = true;
 if(valid1){
 if(data0.requestId !== undefined){
 let data5 = data0.requestId;
-const _errs47 = errors;
 const _errs48 = errors;
-if(errors === _errs48){
+const _errs49 = errors;
+if(errors === _errs49){
 if(typeof data5 === "string"){
 if(!pattern32.test(data5)){
 validate51.errors = [{instancePath:instancePath+"/error/requestId",schemaPath:"#/components/schemas/RequestId/pattern",keyword:"pattern",params:{pattern: "^req_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^req_[A-Za-z0-9]{1,64}$"+"\""}];
@@ -5376,7 +5420,7 @@ validate51.errors = [{instancePath:instancePath+"/error/requestId",schemaPath:"#
 return false;
 }
 }
-var valid1 = _errs47 === errors;
+var valid1 = _errs48 === errors;
 }
 else {
 var valid1 = true;
@@ -10353,7 +10397,7 @@ return errors === 0;
 validate111.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookDelivery = validate113;
-const schema176 = {"type":"object","required":["id","object","webhookId","eventId","eventType","status","attempts","nextAttemptAt","createdAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/DeliveryId"},"object":{"type":"string","const":"webhook_delivery"},"webhookId":{"$ref":"#/components/schemas/WebhookId"},"eventId":{"$ref":"#/components/schemas/EventId"},"eventType":{"$ref":"#/components/schemas/EventType"},"status":{"type":"string","enum":["pending","delivered","undelivered"]},"attempts":{"type":"array","items":{"type":"object","required":["attemptedAt","statusCode","error"],"additionalProperties":false,"properties":{"attemptedAt":{"$ref":"#/components/schemas/Timestamp"},"statusCode":{"type":["integer","null"]},"error":{"type":["string","null"]}}}},"nextAttemptAt":{"$ref":"#/components/schemas/NullableTimestamp"},"createdAt":{"$ref":"#/components/schemas/Timestamp"}}};
+const schema176 = {"type":"object","required":["id","object","webhookId","eventId","eventType","status","attempts","nextAttemptAt","createdAt"],"additionalProperties":false,"properties":{"id":{"$ref":"#/components/schemas/DeliveryId"},"object":{"type":"string","const":"webhook_delivery"},"webhookId":{"$ref":"#/components/schemas/WebhookId"},"eventId":{"$ref":"#/components/schemas/EventId"},"eventType":{"$ref":"#/components/schemas/EventType"},"status":{"type":"string","enum":["pending","delivered","undelivered"]},"attempts":{"type":"array","items":{"type":"object","required":["attemptedAt","statusCode","error","durationMs"],"additionalProperties":false,"properties":{"attemptedAt":{"$ref":"#/components/schemas/Timestamp"},"statusCode":{"type":["integer","null"]},"error":{"type":["string","null"]},"durationMs":{"type":"integer","minimum":0}}}},"nextAttemptAt":{"$ref":"#/components/schemas/NullableTimestamp"},"createdAt":{"$ref":"#/components/schemas/Timestamp"}}};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10704,14 +10748,14 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing1;
-if((((data7.attemptedAt === undefined) && (missing1 = "attemptedAt")) || ((data7.statusCode === undefined) && (missing1 = "statusCode"))) || ((data7.error === undefined) && (missing1 = "error"))){
+if(((((data7.attemptedAt === undefined) && (missing1 = "attemptedAt")) || ((data7.statusCode === undefined) && (missing1 = "statusCode"))) || ((data7.error === undefined) && (missing1 = "error"))) || ((data7.durationMs === undefined) && (missing1 = "durationMs"))){
 validate113.errors = [{instancePath:instancePath+"/attempts/" + i0,schemaPath:"#/properties/attempts/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs31 = errors;
 for(const key1 in data7){
-if(!(((key1 === "attemptedAt") || (key1 === "statusCode")) || (key1 === "error"))){
+if(!((((key1 === "attemptedAt") || (key1 === "statusCode")) || (key1 === "error")) || (key1 === "durationMs"))){
 validate113.errors = [{instancePath:instancePath+"/attempts/" + i0,schemaPath:"#/properties/attempts/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10773,6 +10817,28 @@ var valid7 = _errs37 === errors;
 else {
 var valid7 = true;
 }
+if(valid7){
+if(data7.durationMs !== undefined){
+let data11 = data7.durationMs;
+const _errs39 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0+"/durationMs",schemaPath:"#/properties/attempts/items/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs39){
+if(typeof data11 == "number"){
+if(data11 < 0 || isNaN(data11)){
+validate113.errors = [{instancePath:instancePath+"/attempts/" + i0+"/durationMs",schemaPath:"#/properties/attempts/items/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid7 = _errs39 === errors;
+}
+else {
+var valid7 = true;
+}
+}
 }
 }
 }
@@ -10801,22 +10867,22 @@ var valid0 = true;
 }
 if(valid0){
 if(data.nextAttemptAt !== undefined){
-let data11 = data.nextAttemptAt;
-const _errs39 = errors;
-const _errs40 = errors;
-if((typeof data11 !== "string") && (data11 !== null)){
+let data12 = data.nextAttemptAt;
+const _errs41 = errors;
+const _errs42 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
 validate113.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/type",keyword:"type",params:{type: schema66.type},message:"must be string,null"}];
 return false;
 }
-if(errors === _errs40){
-if(errors === _errs40){
-if(typeof data11 === "string"){
-if(!pattern6.test(data11)){
+if(errors === _errs42){
+if(errors === _errs42){
+if(typeof data12 === "string"){
+if(!pattern6.test(data12)){
 validate113.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
-if(!(formats0.validate(data11))){
+if(!(formats0.validate(data12))){
 validate113.errors = [{instancePath:instancePath+"/nextAttemptAt",schemaPath:"#/components/schemas/NullableTimestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -10824,25 +10890,25 @@ return false;
 }
 }
 }
-var valid0 = _errs39 === errors;
+var valid0 = _errs41 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.createdAt !== undefined){
-let data12 = data.createdAt;
-const _errs42 = errors;
-const _errs43 = errors;
-if(errors === _errs43){
-if(errors === _errs43){
-if(typeof data12 === "string"){
-if(!pattern6.test(data12)){
+let data13 = data.createdAt;
+const _errs44 = errors;
+const _errs45 = errors;
+if(errors === _errs45){
+if(errors === _errs45){
+if(typeof data13 === "string"){
+if(!pattern6.test(data13)){
 validate113.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/pattern",keyword:"pattern",params:{pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"},message:"must match pattern \""+"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$"+"\""}];
 return false;
 }
 else {
-if(!(formats0.validate(data12))){
+if(!(formats0.validate(data13))){
 validate113.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/components/schemas/Timestamp/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
 return false;
 }
@@ -10854,7 +10920,7 @@ return false;
 }
 }
 }
-var valid0 = _errs42 === errors;
+var valid0 = _errs44 === errors;
 }
 else {
 var valid0 = true;
@@ -10881,7 +10947,7 @@ return errors === 0;
 validate113.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookDeliveryHeaders = validate114;
-const schema184 = {"type":"object","required":["Content-Type","Service-Signature","Service-Event"],"properties":{"Content-Type":{"type":"string","const":"application/json"},"Service-Signature":{"type":"string","pattern":"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"},"Service-Event":{"$ref":"#/components/schemas/EventType"}}};
+const schema184 = {"type":"object","required":["Content-Type","Service-Signature","Service-Event"],"properties":{"Content-Type":{"type":"string","const":"application/json"},"Service-Signature":{"type":"string","pattern":"^[a-z][a-z0-9]*=[^,]+(,[a-z][a-z0-9]*=[^,]+)*$"},"Service-Event":{"$ref":"#/components/schemas/EventType"},"Service-Delivery-Id":{"$ref":"#/components/schemas/DeliveryId"}}};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11147,6 +11213,29 @@ var valid0 = _errs5 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data["Service-Delivery-Id"] !== undefined){
+let data3 = data["Service-Delivery-Id"];
+const _errs17 = errors;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data3 === "string"){
+if(!pattern27.test(data3)){
+validate114.errors = [{instancePath:instancePath+"/Service-Delivery-Id",schemaPath:"#/components/schemas/DeliveryId/pattern",keyword:"pattern",params:{pattern: "^whd_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^whd_[A-Za-z0-9]{1,64}$"+"\""}];
+return false;
+}
+}
+else {
+validate114.errors = [{instancePath:instancePath+"/Service-Delivery-Id",schemaPath:"#/components/schemas/DeliveryId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -11159,10 +11248,10 @@ return false;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"Content-Type":true,"Service-Signature":true,"Service-Event":true},"dynamicProps":false,"dynamicItems":false};
+validate114.evaluated = {"props":{"Content-Type":true,"Service-Signature":true,"Service-Event":true,"Service-Delivery-Id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookDeliveryList = validate115;
-const schema186 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/WebhookDelivery"}}},"unevaluatedProperties":false};
+const schema187 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/WebhookDelivery"}}},"unevaluatedProperties":false};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11288,8 +11377,8 @@ return errors === 0;
 validate115.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookEvent = validate117;
-const schema188 = {"oneOf":[{"$ref":"#/components/schemas/DeviceOnlineEvent"},{"$ref":"#/components/schemas/DeviceOfflineEvent"},{"$ref":"#/components/schemas/DeviceErrorEvent"},{"$ref":"#/components/schemas/SubscriberConnectedEvent"},{"$ref":"#/components/schemas/SubscriberDisconnectedEvent"},{"$ref":"#/components/schemas/ReportGeneratedEvent"},{"$ref":"#/components/schemas/ReportDeletedEvent"},{"$ref":"#/components/schemas/WebhookTestEvent"}]};
-const schema189 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"webhook.test"},"livemode":{"const":false},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Webhook"}}}},"unevaluatedProperties":false};
+const schema189 = {"oneOf":[{"$ref":"#/components/schemas/DeviceOnlineEvent"},{"$ref":"#/components/schemas/DeviceOfflineEvent"},{"$ref":"#/components/schemas/DeviceErrorEvent"},{"$ref":"#/components/schemas/SubscriberConnectedEvent"},{"$ref":"#/components/schemas/SubscriberDisconnectedEvent"},{"$ref":"#/components/schemas/ReportGeneratedEvent"},{"$ref":"#/components/schemas/ReportDeletedEvent"},{"$ref":"#/components/schemas/WebhookTestEvent"}]};
+const schema190 = {"allOf":[{"$ref":"#/components/schemas/Event"}],"properties":{"type":{"const":"webhook.test"},"livemode":{"const":false},"data":{"type":"object","required":["object"],"additionalProperties":false,"properties":{"object":{"$ref":"#/components/schemas/Webhook"}}}},"unevaluatedProperties":false};
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11605,7 +11694,7 @@ return errors === 0;
 validate129.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookList = validate130;
-const schema191 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Webhook"}}},"unevaluatedProperties":false};
+const schema192 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Webhook"}}},"unevaluatedProperties":false};
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11807,7 +11896,7 @@ return errors === 0;
 validate133.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateGetReportFeedResponse200 = validate134;
-const schema195 = {"type":"string"};
+const schema196 = {"type":"string"};
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11829,7 +11918,7 @@ return errors === 0;
 validate134.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateOauthAuthorizeResponse200 = validate135;
-const schema196 = {"type":"string"};
+const schema197 = {"type":"string"};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11851,7 +11940,7 @@ return errors === 0;
 validate135.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateOauthAuthorizeResponse400 = validate136;
-const schema197 = {"type":"string"};
+const schema198 = {"type":"string"};
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11873,7 +11962,7 @@ return errors === 0;
 validate136.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateOauthConsentResponse400 = validate137;
-const schema198 = {"type":"string"};
+const schema199 = {"type":"string"};
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11895,8 +11984,8 @@ return errors === 0;
 validate137.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateDeviceTelemetryTelemetryCsvPayload = validate138;
-const schema199 = {"type":"string","maxLength":65536,"pattern":"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"};
-const pattern82 = new RegExp("^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$", "u");
+const schema200 = {"type":"string","maxLength":65536,"pattern":"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"};
+const pattern83 = new RegExp("^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$", "u");
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11915,7 +12004,7 @@ validate138.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength"
 return false;
 }
 else {
-if(!pattern82.test(data)){
+if(!pattern83.test(data)){
 validate138.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"},message:"must match pattern \""+"^ts(,[A-Za-z_][A-Za-z0-9_.-]{0,63}){1,64}\\r?\\n[0-9]+(,[-+0-9.eE]+){1,64}\\r?\\n?$"+"\""}];
 return false;
 }

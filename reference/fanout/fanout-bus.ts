@@ -18,5 +18,7 @@ export interface FanoutBus {
   subscribe(streamId: string, listener: (message: LiveMessage) => void): () => void;
   /** Listens to every stream (recording). */
   subscribeAll(listener: (message: LiveMessage) => void): () => void;
+  /** Drops a deleted stream's sequence counter (ids are never reused, so nothing would restart it). */
+  forget(streamId: string): void;
   close(): Promise<void>;
 }

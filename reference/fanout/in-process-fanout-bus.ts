@@ -42,6 +42,10 @@ export class InProcessFanoutBus implements FanoutBus {
     return () => this.#everyStream.delete(listener);
   }
 
+  forget(streamId: string): void {
+    this.#sequences.delete(streamId);
+  }
+
   async close(): Promise<void> {
     this.#listeners.clear();
     this.#everyStream.clear();

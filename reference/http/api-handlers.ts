@@ -1,5 +1,6 @@
 import type { Handlers } from '../../generated/server/handlers.js';
 import { routes } from '../../generated/server/routes.js';
+import { webhookUrlRefusal } from '../delivery/webhook-target.js';
 import { problem } from '../problems.js';
 import { accountObject, requireAccount } from '../services/account.js';
 import type { ServiceContext } from '../services/context.js';
@@ -48,7 +49,7 @@ export function apiHandlers(dependencies: ServiceDependencies): ApiHandlers {
     }),
     deleteStream: async ({ auth, params }) => ({
       status: 200,
-      body: await streams.deleteStream(context(auth), params.streamId),
+      body: await streams.deleteStream(context(auth), params.streamId, dependencies.streamLifecycle),
     }),
     createSubscriberToken: async ({ auth, params, body }) => ({
       status: 201,
@@ -109,10 +110,12 @@ export function apiHandlers(dependencies: ServiceDependencies): ApiHandlers {
       status: 200,
       body: await webhooks.listWebhooks(context(auth), query),
     }),
-    createWebhook: async ({ auth, body }) => ({
-      status: 201,
-      body: await webhooks.createWebhook(context(auth), body),
-    }),
+    createWebhook: async ({ auth, body }) => {
+      const refusal = await webhookUrlRefusal(body.url, dependencies.webhookTargets);
+      if (refusal !== null)
+        throw problem('webhook_url_forbidden', `The webhook url is refused: ${refusal}.`, 'url');
+      return { status: 201, body: await webhooks.createWebhook(context(auth), body) };
+    },
     getWebhook: async ({ auth, params }) => ({
       status: 200,
       body: await webhooks.getWebhook(context(auth), params.webhookId),
@@ -124,6 +127,14 @@ export function apiHandlers(dependencies: ServiceDependencies): ApiHandlers {
     testWebhook: async ({ auth, params }) => ({
       status: 201,
       body: await webhooks.sendTestEvent(context(auth), params.webhookId),
+    }),
+    rollWebhookSecret: async ({ auth, params }) => ({
+      status: 200,
+      body: await webhooks.rollWebhookSecret(context(auth), params.webhookId),
+    }),
+    retryWebhookDelivery: async ({ auth, params }) => ({
+      status: 200,
+      body: await webhooks.retryDelivery(context(auth), params.webhookId, params.deliveryId),
     }),
     listWebhookDeliveries: async ({ auth, params, query }) => ({
       status: 200,

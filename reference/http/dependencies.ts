@@ -1,6 +1,8 @@
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../clock.js';
+import type { TargetPolicy } from '../delivery/target-address.js';
 import type { FixedWindowRateLimiter } from '../rate-limiter.js';
+import type { StreamLifecycle } from '../services/stream-lifecycle.js';
 import type { ServiceUrls } from '../services/urls.js';
 import type { Store } from '../storage/store.js';
 
@@ -15,4 +17,8 @@ export interface ServiceDependencies {
   rateLimiter: FixedWindowRateLimiter;
   /** Local testing only: GET /oauth/authorize grants at once, for `login_hint` or the client's own account. */
   autoApproveConsent: boolean;
+  /** Hears of stream deletions (the fan-out closes their subscribers); none in tests of the REST layer alone. */
+  streamLifecycle?: StreamLifecycle;
+  /** Which addresses webhooks may point at (checked at creation; the dispatcher checks again at every connection). */
+  webhookTargets: TargetPolicy;
 }

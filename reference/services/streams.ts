@@ -14,6 +14,7 @@ import type { ServiceContext } from './context.js';
 import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
+import { noStreamLifecycle, type StreamLifecycle } from './stream-lifecycle.js';
 import { liveFeedUrl, mqttTopicUrl } from './urls.js';
 
 export function streamObject(context: Pick<ServiceContext, 'urls'>, row: StreamRow): Stream {
@@ -111,10 +112,16 @@ export async function updateStream(
   return streamObject(context, found(updated, 'stream', streamId, 'streamId'));
 }
 
-export async function deleteStream(context: ServiceContext, streamId: string) {
+/** `lifecycle` hears of the deletion once it is stored, so live subscribers are closed (x-connection-rules). */
+export async function deleteStream(
+  context: ServiceContext,
+  streamId: string,
+  lifecycle: StreamLifecycle = noStreamLifecycle,
+) {
   const current = await requireStream(context, streamId);
   if (current.status === 'live')
     throw problem('stream_live', 'A live stream cannot be deleted; disconnect its device first.');
   await context.store.streams.delete(context.accountId, streamId);
+  lifecycle.streamDeleted(streamId);
   return { id: streamId, object: 'stream' as const, deleted: true as const };
 }

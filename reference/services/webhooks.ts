@@ -107,6 +107,45 @@ export async function deleteWebhook(context: ServiceContext, webhookId: string) 
   return { id: webhookId, object: 'webhook' as const, deleted: true as const };
 }
 
+/**
+ * A new signing secret, returned once. The previous one keeps signing beside it (two `v1` values) for the spec's
+ * overlap, so a receiver can switch secrets without refusing a delivery.
+ */
+export async function rollWebhookSecret(context: ServiceContext, webhookId: string): Promise<CreatedWebhook> {
+  return context.store.transaction(async (store) => {
+    const current = await found(
+      await store.webhooks.get(context.accountId, webhookId),
+      'webhook',
+      webhookId,
+      'webhookId',
+    );
+    const signingSecret = randomMatching(schemaPatterns['CreatedWebhook.signingSecret'], 32);
+    const overlapMs = apiPolicies.webhookDelivery.secretRotation.overlapSeconds * 1000;
+    const row = await store.webhooks.update(context.accountId, webhookId, {
+      signingSecret,
+      previousSigningSecret: current.signingSecret,
+      previousSecretExpiresAt: new Date(context.clock.now() + overlapMs).toISOString(),
+    });
+    return { ...webhookObject(row ?? current), signingSecret };
+  });
+}
+
+/** Sends a delivery again: pending, due now, with the whole retry schedule ahead of it (its attempts stay). */
+export async function retryDelivery(
+  context: ServiceContext,
+  webhookId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
+  await requireWebhook(context, webhookId);
+  const row = await context.store.deliveries.requeue(
+    context.accountId,
+    webhookId,
+    deliveryId,
+    isoTime(context.clock),
+  );
+  return deliveryObject(found(row, 'delivery', deliveryId, 'deliveryId'));
+}
+
 /** Records a webhook.test event for this one webhook; the dispatcher delivers it like any other. */
 export async function sendTestEvent(context: ServiceContext, webhookId: string): Promise<WebhookTestEvent> {
   const webhook = await requireWebhook(context, webhookId);

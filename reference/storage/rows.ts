@@ -69,6 +69,9 @@ export interface WebhookRow {
   description: string | null;
   /** Needed in clear to sign deliveries; never returned after creation. */
   signingSecret: string;
+  /** After a roll, the secret that still signs beside the new one until `previousSecretExpiresAt`. */
+  previousSigningSecret?: string | null;
+  previousSecretExpiresAt?: string | null;
   status: string;
   createdAt: string;
 }
@@ -87,6 +90,8 @@ export interface DeliveryAttempt {
   attemptedAt: string;
   statusCode: number | null;
   error: string | null;
+  /** Wall-clock milliseconds from sending to the status line or the failure. */
+  durationMs: number;
 }
 
 export interface DeliveryRow {
@@ -131,4 +136,29 @@ export interface RefreshTokenRow {
   expiresAt: string;
   usedAt: string | null;
   revokedAt: string | null;
+}
+
+/** Where the service clock stands: scaled time = `scaledMs + (Date.now() - wallMs) * scale`. */
+export interface ClockAnchor {
+  wallMs: number;
+  scaledMs: number;
+  scale: number;
+}
+
+/** A due delivery leased to one dispatcher, with what sending it needs. */
+export interface ClaimedDelivery {
+  delivery: DeliveryRow;
+  /** Attempts made before the current retry schedule began (a replay starts it again). */
+  retryBase: number;
+  webhook: Pick<WebhookRow, 'url' | 'signingSecret' | 'previousSigningSecret' | 'previousSecretExpiresAt'>;
+  event: EventRow;
+}
+
+/** The result of one attempt, applied only if the dispatcher that made it still holds the lease. */
+export interface DeliveryOutcome {
+  id: string;
+  claimToken: string;
+  status: 'pending' | 'delivered' | 'undelivered';
+  attempt: DeliveryAttempt;
+  nextAttemptAt: string | null;
 }

@@ -1,11 +1,13 @@
 import type { SqlExecutor } from './sql-executor.js';
 import type { Store } from './store.js';
 import { accountsTable, apiKeysTable } from './tables/accounts.js';
+import { deliveriesTable } from './tables/deliveries.js';
 import { eventsTable } from './tables/events.js';
 import { authorizationCodesTable, oauthClientsTable, refreshTokensTable } from './tables/oauth.js';
 import { recordsTable, reportsTable } from './tables/reports.js';
+import { serviceClockTable } from './tables/service-clock.js';
 import { streamsTable } from './tables/streams.js';
-import { deliveriesTable, webhooksTable } from './tables/webhooks.js';
+import { webhooksTable } from './tables/webhooks.js';
 
 /**
  * The Store over any SQL executor (PGlite or PostgreSQL). Inside `transaction`, work receives a Store bound to the
@@ -23,6 +25,7 @@ export function createSqlStore(executor: SqlExecutor): Store {
     webhooks: webhooksTable(executor),
     events: eventsTable(executor),
     deliveries: deliveriesTable(executor),
+    serviceClock: serviceClockTable(executor),
     oauthClients: oauthClientsTable(executor),
     authorizationCodes: authorizationCodesTable(executor),
     refreshTokens: refreshTokensTable(executor),

@@ -2,6 +2,9 @@ import type {
   AccountRow,
   ApiKeyRow,
   AuthorizationCodeRow,
+  ClaimedDelivery,
+  ClockAnchor,
+  DeliveryOutcome,
   DeliveryRow,
   EventRow,
   OAuthClientRow,
@@ -47,6 +50,19 @@ export interface ResourceTable<
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
+/** What a dispatcher asks of `deliveries.claim`; times on the service clock. */
+export interface ClaimRequest {
+  now: string;
+  leaseUntil: string;
+  limit: number;
+  /** At most this many deliveries of one webhook in flight at once, counting `inFlightPerWebhook`. */
+  perWebhook: number;
+  /** Deliveries the caller already holds, per webhook id. */
+  inFlightPerWebhook: ReadonlyMap<string, number>;
+  /** Names the caller's leases: only its own outcomes are applied. */
+  claimToken: string;
+}
+
 /**
  * The storage of the reference service. Two implementations pass the same contract tests: the embedded default
  * (PGlite, a database file in a data directory) and PostgreSQL. Every method is atomic; `transaction` groups several
@@ -68,6 +84,12 @@ export interface Store {
   streams: ResourceTable<StreamRow, { status?: string }> & {
     /** Any account: the MQTT broker looks a stream up by its id alone. */
     getById(id: string): Promise<StreamRow | null>;
+    /** idle → live with `startedAt`, atomically; `null` when the stream is absent or not idle (another node has it). */
+    setLive(id: string, startedAt: string): Promise<StreamRow | null>;
+    /** live → idle, `startedAt` cleared; `null` when the stream is absent or not live. */
+    setIdle(id: string): Promise<StreamRow | null>;
+    /** Every live stream of any account (a starting service idles what a crash left live). */
+    listLive(): Promise<StreamRow[]>;
   };
   /** `recordCount` is counted on read, never stored. Deleting a report deletes its records. */
   reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, { status?: string }> & {
@@ -88,6 +110,22 @@ export interface Store {
   deliveries: ResourceTable<DeliveryRow, { webhookId: string }> & {
     /** Pending deliveries whose next attempt is due at or before `now` (any account), oldest first. */
     due(now: string, limit: number): Promise<DeliveryRow[]>;
+    /** Leases due deliveries (see ClaimRequest), oldest first, safely against other nodes claiming at once. */
+    claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+    /**
+     * Records attempts and ends their leases, each only while its claim token still holds the lease (a lease that ran
+     * out and was claimed again is not overwritten). Returns the ids applied.
+     */
+    settle(outcomes: readonly DeliveryOutcome[]): Promise<string[]>;
+    /** Ends leases without an attempt: those of `claimToken` (any when null), of `ids` (all when null). */
+    release(claimToken: string | null, ids: readonly string[] | null): Promise<void>;
+    /** Back to pending, due at `at`, with the whole retry schedule ahead again; null when no such delivery. */
+    requeue(accountId: string, webhookId: string, id: string, at: string): Promise<DeliveryRow | null>;
+  };
+  /** Where the service clock stands, so that it keeps running across restarts. */
+  serviceClock: {
+    read(): Promise<ClockAnchor | null>;
+    write(anchor: ClockAnchor): Promise<void>;
   };
   oauthClients: {
     insert(row: OAuthClientRow): Promise<OAuthClientRow>;

@@ -87,4 +87,14 @@ export class AccountResources {
     });
     return bodyOf(reply, 201);
   }
+
+  /** A webhook with one delivery (of a test event). */
+  async delivery(): Promise<{ webhookId: string; deliveryId: string }> {
+    const webhookId = (await this.webhook()).id;
+    await this.call('testWebhook', { token: this.secretKey, params: { webhookId } });
+    const reply = await this.call('listWebhookDeliveries', { token: this.secretKey, params: { webhookId } });
+    const [delivery] = bodyOf<{ data: Array<{ id: string }> }>(reply, 200).data;
+    if (delivery === undefined) throw new Error('a test event queued no delivery');
+    return { webhookId, deliveryId: delivery.id };
+  }
 }

@@ -49,6 +49,8 @@ export const scenarios: Record<RestOperationId, Scenario> = {
   deleteWebhook: async (resources) => ({ params: await withWebhook(resources) }),
   testWebhook: async (resources) => ({ params: await withWebhook(resources) }),
   listWebhookDeliveries: async (resources) => ({ params: await withWebhook(resources) }),
+  rollWebhookSecret: async (resources) => ({ params: await withWebhook(resources) }),
+  retryWebhookDelivery: async (resources) => ({ params: await resources.delivery() }),
   getAccount: async () => ({}),
 };
 

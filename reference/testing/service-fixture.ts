@@ -55,6 +55,7 @@ export async function startServiceFixture(): Promise<ServiceFixture> {
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     autoApproveConsent: false,
+    webhookTargets: { allowPrivate: true },
   };
   const apps = await buildApps(dependencies);
   const built = [apps];

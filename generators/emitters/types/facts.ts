@@ -62,6 +62,21 @@ function schemaPatterns(model: ApiModel): Record<string, string> {
   return patterns;
 }
 
+/** `maxItems` of each named array schema and of each direct array property (`Record.samples`). */
+function schemaMaxItems(model: ApiModel): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const named of model.schemas) {
+    if (!isObject(named.schema)) continue;
+    if (typeof named.schema.maxItems === 'number') limits[named.name] = named.schema.maxItems;
+    const properties = isObject(named.schema.properties) ? named.schema.properties : {};
+    for (const [property, schema] of Object.entries(properties)) {
+      if (isObject(schema) && typeof schema.maxItems === 'number')
+        limits[`${named.name}.${property}`] = schema.maxItems;
+    }
+  }
+  return limits;
+}
+
 /** `default` of each named schema (`Metadata`) and of its direct properties (`CreateStreamRequest.quality`). */
 function schemaDefaults(model: ApiModel): Record<string, unknown> {
   const defaults: Record<string, unknown> = {};
@@ -110,6 +125,11 @@ export function factStatements(model: ApiModel): VariableStatementStructure[] {
       'schemaPatterns',
       schemaPatterns(model),
       'The pattern of each named schema and of its direct properties.',
+    ),
+    constant(
+      'schemaMaxItems',
+      schemaMaxItems(model),
+      'The maxItems of each named array schema and of its direct array properties.',
     ),
     constant(
       'schemaDefaults',

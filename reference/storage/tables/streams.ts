@@ -4,7 +4,7 @@ import type { Store } from '../store.js';
 import type { OwnedTableShape } from './columns.js';
 import { column } from './columns.js';
 import { ownedTable } from './owned-table.js';
-import { selectOne } from './table-statements.js';
+import { selectOne, selectRows, updateRows } from './table-statements.js';
 
 const streamShape: OwnedTableShape<StreamRow> = {
   table: 'streams',
@@ -30,5 +30,27 @@ export function streamsTable(executor: SqlExecutor): Store['streams'] {
   return {
     ...ownedTable<StreamRow, { status?: string }>(executor, streamShape),
     getById: (id) => selectOne<StreamRow>(executor, streamShape, 't.id = $1', [id]),
+    // Conditional on the current status, so two nodes racing for one stream cannot both set it live.
+    setLive: async (id, startedAt) =>
+      (
+        await updateRows<StreamRow>(
+          executor,
+          streamShape,
+          "status = 'live', started_at = $2::timestamptz",
+          "t.id = $1 AND t.status = 'idle'",
+          [id, startedAt],
+        )
+      )[0] ?? null,
+    setIdle: async (id) =>
+      (
+        await updateRows<StreamRow>(
+          executor,
+          streamShape,
+          "status = 'idle', started_at = NULL",
+          "t.id = $1 AND t.status = 'live'",
+          [id],
+        )
+      )[0] ?? null,
+    listLive: () => selectRows<StreamRow>(executor, streamShape, "t.status = 'live'", [], 'ORDER BY t.seq'),
   };
 }

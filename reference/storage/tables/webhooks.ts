@@ -1,4 +1,4 @@
-import type { DeliveryRow, WebhookRow } from '../rows.js';
+import type { WebhookRow } from '../rows.js';
 import type { SqlExecutor } from '../sql-executor.js';
 import type { Store } from '../store.js';
 import type { OwnedTableShape } from './columns.js';
@@ -16,24 +16,9 @@ const webhookShape: OwnedTableShape<WebhookRow> = {
     events: column('events', 'json'),
     description: column('description'),
     signingSecret: column('signing_secret'),
+    previousSigningSecret: column('previous_signing_secret'),
+    previousSecretExpiresAt: column('previous_secret_expires_at', 'timestamp'),
     status: column('status'),
-    createdAt: column('created_at', 'timestamp'),
-  },
-};
-
-const deliveryShape: OwnedTableShape<DeliveryRow> = {
-  table: 'deliveries',
-  // Deliveries are listed per webhook: a cursor from another webhook's list names nothing here.
-  cursorScope: ['webhookId'],
-  columns: {
-    id: column('id'),
-    accountId: column('account_id'),
-    webhookId: column('webhook_id'),
-    eventId: column('event_id'),
-    eventType: column('event_type'),
-    status: column('status'),
-    attempts: column('attempts', 'json'),
-    nextAttemptAt: column('next_attempt_at', 'timestamp'),
     createdAt: column('created_at', 'timestamp'),
   },
 };
@@ -56,19 +41,5 @@ export function webhooksTable(executor: SqlExecutor): Store['webhooks'] {
       );
       return Number(row?.count ?? 0);
     },
-  };
-}
-
-export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
-  return {
-    ...ownedTable<DeliveryRow, { webhookId: string }>(executor, deliveryShape),
-    due: (now, limit) =>
-      selectRows<DeliveryRow>(
-        executor,
-        deliveryShape,
-        `t.status = 'pending' AND t.next_attempt_at <= $1::timestamptz`,
-        [now, limit],
-        'ORDER BY t.next_attempt_at, t.seq LIMIT $2::integer',
-      ),
   };
 }

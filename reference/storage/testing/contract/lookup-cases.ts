@@ -59,6 +59,22 @@ function describeLookups(context: ContractContext): void {
       expect(await store.streams.getById(stream.id)).toEqual(stream);
     });
 
+    it('streams: setLive only from idle, setIdle only from live, listLive across accounts', async () => {
+      const store = context.store();
+      const stream = await store.streams.insert(streamRow(await newAccount(store)));
+      const other = await store.streams.insert(streamRow(await newAccount(store)));
+      const live = await store.streams.setLive(stream.id, at(5));
+      expect(live).toEqual({ ...stream, status: 'live', startedAt: at(5) });
+      expect(await store.streams.setLive(stream.id, at(6))).toBeNull();
+      expect(await store.streams.setLive(uniqueId('stm'), at(6))).toBeNull();
+      const liveIds = (await store.streams.listLive()).map((row) => row.id);
+      expect(liveIds).toContain(stream.id);
+      expect(liveIds).not.toContain(other.id);
+      expect(await store.streams.setIdle(stream.id)).toEqual({ ...stream, status: 'idle', startedAt: null });
+      expect(await store.streams.setIdle(stream.id)).toBeNull();
+      expect((await store.streams.listLive()).map((row) => row.id)).not.toContain(stream.id);
+    });
+
     it('reports.getById finds a report of any account, with its record count', async () => {
       const store = context.store();
       const report = await store.reports.insert(reportRow(await newAccount(store)));

@@ -92,7 +92,7 @@ export function describeResourceCases(context: ContractContext): void {
     },
     change: {
       status: 'delivered',
-      attempts: [{ attemptedAt: '2030-01-01T00:05:00.000Z', statusCode: 204, error: null }],
+      attempts: [{ attemptedAt: '2030-01-01T00:05:00.000Z', statusCode: 204, error: null, durationMs: 3 }],
       nextAttemptAt: null,
     },
   });

@@ -13,6 +13,7 @@ export interface components {
         ShadeName: "light" | "dark";
         Swatch: {
             colour: components["schemas"]["Colour"];
+            labels?: string[];
             /** @description Closes *\/ a comment on purpose. */
             note: string | null;
             shade?: components["schemas"]["ShadeName"];

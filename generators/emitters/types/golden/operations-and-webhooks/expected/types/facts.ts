@@ -4,6 +4,8 @@
 export const apiPolicies = {} as const;
 /** The pattern of each named schema and of its direct properties. */
 export const schemaPatterns = {} as const;
+/** The maxItems of each named array schema and of its direct array properties. */
+export const schemaMaxItems = {} as const;
 /** The default of each named schema and of its direct properties. */
 export const schemaDefaults = {
   'Thing.size': 1,

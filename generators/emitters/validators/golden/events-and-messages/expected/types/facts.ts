@@ -6,6 +6,8 @@ export const apiPolicies = {} as const;
 export const schemaPatterns = {
   'SensorOnlineEvent.sensorId': '^sen_[0-9]+$',
 } as const;
+/** The maxItems of each named array schema and of its direct array properties. */
+export const schemaMaxItems = {} as const;
 /** The default of each named schema and of its direct properties. */
 export const schemaDefaults = {} as const;
 /** The default of each operation parameter. */

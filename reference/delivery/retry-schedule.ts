@@ -1,0 +1,29 @@
+import { apiPolicies } from '../../generated/types/facts.js';
+import type { ClaimedDelivery, DeliveryOutcome } from '../storage/rows.js';
+import type { AttemptResult } from './sender.js';
+
+const retryDelaysSeconds: readonly number[] = apiPolicies.webhookDelivery.retryDelaysSeconds;
+
+/**
+ * What an attempt makes of a delivery: delivered on success; otherwise pending again, due the schedule's next delay
+ * after the attempt ended (on the service clock), or undelivered once the schedule is used up. A replay starts the
+ * schedule again: only the attempts since `retryBase` count.
+ */
+export function outcomeOf(
+  claimed: ClaimedDelivery,
+  result: AttemptResult,
+  timing: { attemptedAt: number; finishedAt: number; claimToken: string },
+): DeliveryOutcome {
+  const attempt = {
+    attemptedAt: new Date(timing.attemptedAt).toISOString(),
+    statusCode: result.statusCode,
+    error: result.error,
+    durationMs: result.durationMs,
+  };
+  const common = { id: claimed.delivery.id, claimToken: timing.claimToken, attempt };
+  if (result.delivered) return { ...common, status: 'delivered', nextAttemptAt: null };
+  const delaySeconds = retryDelaysSeconds[claimed.delivery.attempts.length - claimed.retryBase];
+  if (delaySeconds === undefined) return { ...common, status: 'undelivered', nextAttemptAt: null };
+  const nextAttemptAt = new Date(timing.finishedAt + delaySeconds * 1000).toISOString();
+  return { ...common, status: 'pending', nextAttemptAt };
+}

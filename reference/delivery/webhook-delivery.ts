@@ -1,0 +1,54 @@
+import type { Clock } from '../clock.js';
+import type { Store } from '../storage/store.js';
+import type { DeliveryLog } from './delivery-log.js';
+import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+import type { Resolver } from './guarded-lookup.js';
+import { createSender } from './sender.js';
+import type { TargetPolicy } from './target-address.js';
+
+export interface WebhookDeliveryOptions {
+  store: Store;
+  clock: Clock;
+  policy: TargetPolicy;
+  log: DeliveryLog;
+  resolver?: Resolver;
+  /** Only one process uses this store (the embedded database): leases left by a killed process are released. */
+  soleOwner?: boolean;
+  /** Tests: a shorter receiver timeout, a certificate authority, smaller limits. */
+  timeoutMs?: number;
+  ca?: string;
+  tuning?: Pick<DispatcherOptions, 'maxInFlight' | 'perWebhook' | 'batchSize' | 'idlePollMs' | 'stopGraceMs'>;
+}
+
+export interface WebhookDelivery {
+  dispatcher: Dispatcher;
+  stop(): Promise<void>;
+}
+
+/** Starts delivering: the sender (one pooled undici Agent) and the dispatcher loop over the store's outbox. */
+export async function startWebhookDelivery(options: WebhookDeliveryOptions): Promise<WebhookDelivery> {
+  // A killed process cannot finish its sends; with one owner of the store no other node holds a lease either.
+  if (options.soleOwner) await options.store.deliveries.release(null, null);
+  const sender = createSender({
+    policy: options.policy,
+    ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+    connectionsPerOrigin: options.tuning?.perWebhook ?? 16,
+  });
+  const dispatcher = new Dispatcher({
+    store: options.store,
+    clock: options.clock,
+    sender,
+    log: options.log,
+    ...options.tuning,
+  });
+  dispatcher.start();
+  return {
+    dispatcher,
+    async stop() {
+      await dispatcher.stop();
+      await sender.close();
+    },
+  };
+}

@@ -1,0 +1,260 @@
+import type { Socket } from 'node:net';
+import { parser as createParser, type IConnectPacket, type IPublishPacket, type Packet } from 'mqtt-packet';
+import type { FanoutBus } from '../fanout/fanout-bus.js';
+import type { Store } from '../storage/store.js';
+import { authenticateDevice } from './authenticate-device.js';
+import type { DeviceErrorReporter } from './device-error-reporter.js';
+import { ingestLimits } from './ingest-rules.js';
+import { type ConnectRefusal, packetTypes, qosNotSupported } from './mqtt-codes.js';
+import * as replies from './mqtt-replies.js';
+import { PacketFramer, type PacketHeader } from './packet-framer.js';
+import { StreamIngest } from './stream-ingest.js';
+import type { StreamSessions } from './stream-sessions.js';
+
+export interface ConnectionContext {
+  store: Store;
+  sessions: StreamSessions;
+  errors: DeviceErrorReporter;
+  bus: FanoutBus;
+  onFailure(error: unknown): void;
+}
+
+type State = 'awaiting-connect' | 'authenticating' | 'connected' | 'closed';
+
+/** Unread acknowledgements a device may leave in its socket before it counts as dead. */
+const maxUnreadReplyBytes = 1024 * 1024;
+
+/**
+ * One device's TCP connection: frames and parses its packets, authenticates its CONNECT, answers the protocol, and
+ * hands PUBLISHes to the stream's ingest. Whatever goes wrong closes this connection only.
+ */
+export class DeviceConnection {
+  #state: State = 'awaiting-connect';
+  #version: replies.ProtocolVersion = 4;
+  #ingest: StreamIngest | null = null;
+  #connecting: Promise<void> = Promise.resolve();
+  #lastPacketAt = Date.now();
+  #keepAliveMilliseconds = 0;
+  #keepAliveTimer: NodeJS.Timeout | undefined;
+  readonly #connectDeadline: NodeJS.Timeout;
+  readonly #parser = createParser();
+  readonly #framer: PacketFramer;
+  /** Resolves once the socket closed and the stream (if it went live) is idle again. */
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly context: ConnectionContext,
+  ) {
+    socket.setNoDelay(true);
+    this.#framer = new PacketFramer((type) => this.#limitFor(type), ingestLimits.maxControlPacketBytes, {
+      packet: (bytes) => this.#parser.parse(bytes),
+      oversized: (header, prefix) => this.#onOversized(header, prefix),
+      malformed: () => this.#destroy(),
+    });
+    this.#parser.on('packet', (packet: Packet) => this.#onPacket(packet));
+    this.#parser.on('error', () => this.#destroy());
+    this.#connectDeadline = setTimeout(() => this.#destroy(), ingestLimits.connectDeadlineMilliseconds);
+    let closed: () => void = () => {};
+    this.done = new Promise((resolve) => {
+      closed = resolve;
+    });
+    socket.on('data', (chunk: Buffer) => this.#framer.push(chunk));
+    socket.on('error', () => this.#destroy());
+    socket.on('close', () => void this.#onClose().then(closed));
+  }
+
+  get streamId(): string | null {
+    return this.#ingest?.session.streamId ?? null;
+  }
+
+  /** The service is stopping: MQTT 5 devices are told why, then every connection is closed. */
+  shutDown(): void {
+    if (this.#state === 'connected' && this.#version === 5) this.#write(replies.disconnect(0x8b));
+    this.#end();
+  }
+
+  // A PUBLISH of a live device may carry a whole message; everything else is small.
+  #limitFor(type: number): number {
+    const control = ingestLimits.maxControlPacketBytes;
+    return type === packetTypes.publish && this.#state === 'connected'
+      ? ingestLimits.maxMessageBytes + control
+      : control;
+  }
+
+  #onPacket(packet: Packet): void {
+    this.#lastPacketAt = Date.now();
+    if (this.#state === 'connected') this.#onSessionPacket(packet);
+    else if (this.#state === 'awaiting-connect' && packet.cmd === 'connect')
+      this.#connecting = this.#onConnect(packet);
+    // Anything before CONNECT is a protocol violation [MQTT-3.1.0-1].
+    else this.#destroy();
+  }
+
+  async #onConnect(connect: IConnectPacket): Promise<void> {
+    clearTimeout(this.#connectDeadline);
+    if (connect.protocolVersion !== 4 && connect.protocolVersion !== 5)
+      return this.#refuse('unsupportedProtocolVersion');
+    this.#version = connect.protocolVersion;
+    this.#state = 'authenticating';
+    this.socket.pause();
+    this.#framer.pause();
+    try {
+      const authentication = await authenticateDevice(this.context.store, connect);
+      if (!authentication.ok) return this.#refuse(authentication.refusal);
+      if (this.#closed()) return;
+      const session = await this.context.sessions.begin(authentication.stream);
+      if (session === null) return this.#refuse('notAuthorized');
+      // Set even when the socket closed meanwhile: closing ends the session it finds here.
+      this.#ingest = new StreamIngest(session, this.context.bus, this.context.errors);
+      if (this.#closed()) return;
+      this.#state = 'connected';
+      this.#write(replies.connackAccepted(this.#version));
+      this.#startKeepAlive(connect.keepalive ?? 0);
+      this.socket.resume();
+      this.#framer.resume();
+    } catch (error) {
+      this.context.onFailure(error);
+      this.#refuse('serverUnavailable');
+    }
+  }
+
+  #onSessionPacket(packet: Packet): void {
+    const version = this.#version;
+    switch (packet.cmd) {
+      case 'publish':
+        this.#onPublish(packet);
+        return;
+      case 'pingreq':
+        this.#write(replies.pingresp);
+        return;
+      case 'disconnect':
+        this.#end();
+        return;
+      case 'subscribe':
+        this.#write(replies.subackRefused(packet.messageId ?? 0, packet.subscriptions.length, version));
+        return;
+      case 'unsubscribe':
+        this.#write(replies.unsuback(packet.messageId ?? 0, packet.unsubscriptions.length, version));
+        return;
+      case 'puback':
+      case 'pubrec':
+      case 'pubrel':
+      case 'pubcomp':
+        return; // the server never publishes to a device, so there is nothing to acknowledge
+      default:
+        this.#destroy(); // a second CONNECT [MQTT-3.1.0-2], AUTH, or a packet only a server sends
+        return;
+    }
+  }
+
+  #onPublish(packet: IPublishPacket): void {
+    if (packet.qos > ingestLimits.highestQos) {
+      this.#refuseQos();
+      return;
+    }
+    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+    const outcome = this.#ingest?.handle(packet.topic, payload, payload.length) ?? 'otherTopic';
+    if (packet.qos === 1) this.#write(replies.puback(packet.messageId ?? 0, outcome, this.#version));
+  }
+
+  /** A packet over its bound, of which only `prefix` was read: a CONNECT is refused, a PUBLISH dropped. */
+  #onOversized(header: PacketHeader, prefix: Buffer): void {
+    this.#lastPacketAt = Date.now();
+    if (header.type === packetTypes.connect && this.#state === 'awaiting-connect') {
+      // Protocol name "MQTT" (2 + 4 bytes), then the protocol level.
+      this.#version = prefix[6] === 5 ? 5 : 4;
+      this.#refuse('packetTooLarge');
+      return;
+    }
+    if (header.type !== packetTypes.publish || this.#state !== 'connected') {
+      this.#destroy();
+      return;
+    }
+    const qos = (header.flags >> 1) & 3;
+    if (qos > ingestLimits.highestQos) {
+      this.#refuseQos();
+      return;
+    }
+    const topicEnd = 2 + prefix.readUInt16BE(0);
+    const headerEnd = topicEnd + (qos > 0 ? 2 : 0);
+    if (headerEnd > prefix.length) {
+      this.#destroy();
+      return;
+    }
+    const topic = prefix.toString('utf8', 2, topicEnd);
+    const outcome = this.#ingest?.handle(topic, null, header.remainingLength - headerEnd) ?? 'otherTopic';
+    if (qos === 1) this.#write(replies.puback(prefix.readUInt16BE(topicEnd), outcome, this.#version));
+  }
+
+  /** MQTT 5 names the reason [MQTT-3.3.1-4]; MQTT 3.1.1 cannot refuse a QoS, so the connection is closed. */
+  #refuseQos(): void {
+    if (this.#version === 5) {
+      this.#write(replies.disconnect(qosNotSupported));
+      this.#end();
+      return;
+    }
+    this.#destroy();
+  }
+
+  #refuse(refusal: ConnectRefusal): void {
+    this.#write(replies.connackRefused(refusal, this.#version));
+    this.#end();
+  }
+
+  #startKeepAlive(keepAliveSeconds: number): void {
+    if (keepAliveSeconds === 0) return;
+    this.#keepAliveMilliseconds = keepAliveSeconds * 1000 * ingestLimits.keepAliveTimeoutFactor;
+    this.#armKeepAlive(this.#keepAliveMilliseconds);
+  }
+
+  // One timer per connection, re-armed for the remainder rather than reset on each of 1,000 packets a second.
+  #armKeepAlive(delay: number): void {
+    this.#keepAliveTimer = setTimeout(() => {
+      const silent = Date.now() - this.#lastPacketAt;
+      if (silent >= this.#keepAliveMilliseconds) this.#destroy();
+      else this.#armKeepAlive(this.#keepAliveMilliseconds - silent);
+    }, delay);
+  }
+
+  #write(bytes: Buffer): void {
+    if (this.#state === 'closed' && !this.socket.writable) return;
+    if (this.socket.writableLength > maxUnreadReplyBytes) {
+      this.#destroy();
+      return;
+    }
+    this.socket.write(bytes);
+  }
+
+  // A method, so that TypeScript does not narrow the state across an await.
+  #closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  /** Closes once what was written (a refusal, a DISCONNECT) has been sent, without waiting for the device. */
+  #end(): void {
+    this.#stop();
+    this.socket.destroySoon();
+  }
+
+  #destroy(): void {
+    this.#stop();
+    this.socket.destroy();
+  }
+
+  #stop(): void {
+    this.#state = 'closed';
+    this.#framer.stop();
+    clearTimeout(this.#connectDeadline);
+    clearTimeout(this.#keepAliveTimer);
+  }
+
+  async #onClose(): Promise<void> {
+    this.#stop();
+    await this.#connecting;
+    const ingest = this.#ingest;
+    if (ingest === null) return;
+    this.context.errors.forget(ingest.session.streamId);
+    await this.context.sessions.end(ingest.session).catch(this.context.onFailure);
+  }
+}

@@ -1,0 +1,145 @@
+import type { IPublishPacket } from 'mqtt-packet';
+import { describe, expect, it } from 'vitest';
+import { deviceTelemetryAddress } from '../../generated/messages/device-telemetry.js';
+import { eventually, type TestStream, useIngestFixture } from './testing/ingest-fixture.js';
+import { connectedDevice } from './testing/raw-device.js';
+
+const publish = (streamId: string, overrides: Partial<IPublishPacket> = {}): IPublishPacket => ({
+  cmd: 'publish',
+  topic: deviceTelemetryAddress({ streamId }),
+  payload: JSON.stringify({ ts: 1, values: { rpm: 1 } }),
+  qos: 1,
+  messageId: 1,
+  dup: false,
+  retain: false,
+  ...overrides,
+});
+const eventTypes = async (stream: TestStream) => (await stream.events()).map((event) => event.type);
+
+describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-alive, sessions)', () => {
+  const fixture = useIngestFixture();
+
+  for (const version of [4, 5] as const) {
+    const name = version === 4 ? '3.1.1' : '5';
+
+    it(`MQTT ${name}: a PUBLISH to another topic is dropped, without device.error, and the connection stays`, async () => {
+      const [stream, other] = [await fixture().createStream(), await fixture().createStream()];
+      const { device } = await connectedDevice(fixture().server.port, stream, version);
+      device.send(publish(other.id, { messageId: 7 }));
+      const refused = await device.next((packet) => packet.cmd === 'puback');
+      expect(refused).toMatchObject({ messageId: 7, ...(version === 5 ? { reasonCode: 0x87 } : {}) });
+      device.send(publish(stream.id, { messageId: 8 }));
+      expect(await device.next((packet) => packet.cmd === 'puback')).toMatchObject({ messageId: 8 });
+      expect(stream.samples()).toHaveLength(1);
+      expect(other.messages).toEqual([]);
+      expect(await eventTypes(stream)).toEqual(['device.online']);
+      device.end();
+    });
+
+    it(`MQTT ${name}: SUBSCRIBE is refused for every filter, UNSUBSCRIBE answered, PINGREQ answered`, async () => {
+      const stream = await fixture().createStream();
+      const { device } = await connectedDevice(fixture().server.port, stream, version);
+      device.send({
+        cmd: 'subscribe',
+        messageId: 3,
+        subscriptions: [
+          { topic: deviceTelemetryAddress({ streamId: stream.id }), qos: 0 },
+          { topic: '#', qos: 1 },
+        ],
+      });
+      const failure = version === 4 ? 0x80 : 0x87;
+      expect(await device.next((packet) => packet.cmd === 'suback')).toMatchObject({
+        messageId: 3,
+        granted: [failure, failure],
+      });
+      device.send({ cmd: 'unsubscribe', messageId: 4, unsubscriptions: ['#'] });
+      expect(await device.next((packet) => packet.cmd === 'unsuback')).toMatchObject({ messageId: 4 });
+      device.send({ cmd: 'pingreq' });
+      await device.next((packet) => packet.cmd === 'pingresp');
+      expect(device.isClosed()).toBe(false);
+      device.end();
+    });
+
+    it(`MQTT ${name}: QoS 2 ends the connection${version === 5 ? ' with DISCONNECT 0x9B' : ''}; the stream goes idle`, async () => {
+      const stream = await fixture().createStream();
+      const { device } = await connectedDevice(fixture().server.port, stream, version);
+      device.send(publish(stream.id, { qos: 2 }));
+      if (version === 5)
+        expect(await device.next((packet) => packet.cmd === 'disconnect')).toMatchObject({
+          reasonCode: 0x9b,
+        });
+      await device.closed();
+      expect(stream.samples()).toEqual([]);
+      await eventually(async () => (await eventTypes(stream)).join() === 'device.online,device.offline');
+    });
+  }
+
+  it('MQTT 5 CONNACK announces Maximum QoS 1', async () => {
+    const stream = await fixture().createStream();
+    const { device, connack } = await connectedDevice(fixture().server.port, stream, 5);
+    expect(connack).toMatchObject({ reasonCode: 0, properties: { maximumQoS: 1 } });
+    device.end();
+  });
+
+  it('the retain flag is ignored: the sample is ingested like any other and never sent back', async () => {
+    const stream = await fixture().createStream();
+    const first = await connectedDevice(fixture().server.port, stream, 4);
+    first.device.send(publish(stream.id, { retain: true }));
+    await first.device.next((packet) => packet.cmd === 'puback');
+    expect(stream.samples()).toHaveLength(1);
+    first.device.end();
+    await eventually(async () => (await eventTypes(stream)).length === 2);
+    const again = await connectedDevice(fixture().server.port, stream, 4);
+    again.device.send({ cmd: 'pingreq' });
+    await again.device.next((packet) => packet.cmd === 'pingresp');
+    expect(again.device.received.map((packet) => packet.cmd)).toEqual(['connack', 'pingresp']);
+    again.device.end();
+  });
+
+  it('a device silent for 1.5 × its keep-alive is disconnected: idle, device.offline with endedAt', async () => {
+    const stream = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, stream, 4, { keepalive: 1 });
+    const connectedAt = Date.now();
+    await device.closed(10_000);
+    expect(Date.now() - connectedAt).toBeGreaterThanOrEqual(1400);
+    await eventually(async () => (await eventTypes(stream)).length === 2);
+    const offline = (await stream.events())[1];
+    expect(offline).toMatchObject({ type: 'device.offline', data: { object: { status: 'idle' } } });
+    expect(offline?.data).toMatchObject({ object: { endedAt: expect.stringMatching(/Z$/) } });
+    expect(await fixture().store.streams.getById(stream.id)).toMatchObject({
+      status: 'idle',
+      startedAt: null,
+    });
+  });
+
+  it('PINGREQ keeps a device with a short keep-alive connected', async () => {
+    const stream = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, stream, 4, { keepalive: 1 });
+    for (let ping = 0; ping < 6; ping += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      device.send({ cmd: 'pingreq' });
+    }
+    expect(device.isClosed()).toBe(false);
+    device.end();
+  });
+
+  it('a restart idles streams a crash left live, with device.offline; stopping disconnects devices', async () => {
+    const crashed = await fixture().createStream();
+    await fixture().store.streams.setLive(crashed.id, new Date().toISOString());
+    const connected = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, connected, 5);
+    await fixture().restart();
+    if (!device.isClosed()) await device.closed();
+    expect(device.received.at(-1)).toMatchObject({ cmd: 'disconnect', reasonCode: 0x8b });
+    for (const stream of [crashed, connected]) {
+      expect(await fixture().store.streams.getById(stream.id)).toMatchObject({
+        status: 'idle',
+        startedAt: null,
+      });
+      expect((await stream.events()).at(-1)).toMatchObject({ type: 'device.offline' });
+    }
+    const again = await connectedDevice(fixture().server.port, connected, 4);
+    expect(again.connack).toMatchObject({ returnCode: 0 });
+    again.device.end();
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * The MQTT return and reason codes the ingest server answers with (OASIS MQTT 3.1.1 §3.2.2.3, MQTT 5.0 §2.4). They
+ * are the protocol's, not the service's: which one answers which case is stated in `x-ingest-rules`.
+ */
+export type ConnectRefusal =
+  | 'notAuthorized'
+  | 'badCredentials'
+  | 'packetTooLarge'
+  | 'unsupportedProtocolVersion'
+  | 'identifierRejected'
+  | 'serverUnavailable';
+
+export const connectRefusalCodes: Record<ConnectRefusal, { 4: number; 5: number }> = {
+  notAuthorized: { 4: 5, 5: 0x87 },
+  badCredentials: { 4: 4, 5: 0x86 },
+  // 3.1.1 has no "too large"; the oversized field is nearly always the password.
+  packetTooLarge: { 4: 4, 5: 0x95 },
+  unsupportedProtocolVersion: { 4: 1, 5: 0x84 },
+  identifierRejected: { 4: 2, 5: 0x85 },
+  serverUnavailable: { 4: 3, 5: 0x88 },
+};
+
+/** MQTT 5 PUBACK reason codes of a dropped message, by the cause of the drop. */
+export const pubackReasonCodes = {
+  accepted: 0x00,
+  format_mismatch: 0x99,
+  rate_exceeded: 0x97,
+  message_too_large: 0x83,
+  otherTopic: 0x87,
+} as const;
+
+export type PublishOutcome = keyof typeof pubackReasonCodes;
+
+export const subscribeRefusalCodes = { 4: 0x80, 5: 0x87 } as const;
+export const noSubscriptionExisted = 0x11;
+export const qosNotSupported = 0x9b;
+export const serverShuttingDown = 0x8b;
+export const packetTypes = { connect: 1, publish: 3 } as const;

@@ -1,0 +1,56 @@
+import { parseDeviceTelemetryAddress } from '../../generated/messages/device-telemetry.js';
+import type { FanoutBus } from '../fanout/fanout-bus.js';
+import { decodeSample } from './decode-sample.js';
+import type { DeviceErrorReporter } from './device-error-reporter.js';
+import { ingestLimits, sampleRateOf } from './ingest-rules.js';
+import type { PublishOutcome } from './mqtt-codes.js';
+import type { LiveSession } from './stream-sessions.js';
+import { rateBucket, type TokenBucket } from './token-bucket.js';
+
+/**
+ * What happens to each PUBLISH of one live device, cheapest check first: the topic, the size, the rate window,
+ * then decoding and validation. An accepted sample goes to the fan-out bus; a dropped one raises device.error
+ * (bounded per second by the reporter). Nothing here closes the connection: one bad message costs only itself.
+ */
+export class StreamIngest {
+  readonly #bucket: TokenBucket;
+  readonly #rate: number;
+
+  constructor(
+    readonly session: LiveSession,
+    private readonly bus: FanoutBus,
+    private readonly errors: DeviceErrorReporter,
+    private readonly wallNow: () => number = Date.now,
+  ) {
+    this.#rate = sampleRateOf(session.quality);
+    this.#bucket = rateBucket(this.#rate, wallNow());
+  }
+
+  /** `payload` is null for a message too large to have been buffered; `payloadBytes` is its size either way. */
+  handle(topic: string, payload: Buffer | null, payloadBytes: number): PublishOutcome {
+    if (parseDeviceTelemetryAddress(topic)?.streamId !== this.session.streamId) return 'otherTopic';
+    if (payload === null || payloadBytes > ingestLimits.maxMessageBytes) {
+      const reason = `The message has ${payloadBytes} bytes; the largest accepted is ${ingestLimits.maxMessageBytes}.`;
+      return this.#drop('message_too_large', reason);
+    }
+    const receivedAt = this.wallNow();
+    if (!this.#bucket.take(receivedAt)) {
+      const reason = `Messages arrive faster than quality ${this.session.quality} allows: ${this.#rate} per second, bursts of ${this.#bucket.capacity}.`;
+      return this.#drop('rate_exceeded', reason);
+    }
+    const decoded = decodeSample(this.session.format, payload);
+    if (!decoded.ok) return this.#drop('format_mismatch', `The payload is ${decoded.reason}`);
+    this.bus.publish({
+      type: 'telemetry',
+      streamId: this.session.streamId,
+      receivedAt,
+      sample: decoded.sample,
+    });
+    return 'accepted';
+  }
+
+  #drop(code: 'format_mismatch' | 'rate_exceeded' | 'message_too_large', reason: string): PublishOutcome {
+    this.errors.report(this.session, code, reason);
+    return code;
+  }
+}

@@ -1,0 +1,132 @@
+import { type Clock, isoTime } from '../clock.js';
+import type { FanoutBus } from '../fanout/fanout-bus.js';
+import { recordEvent } from '../services/events.js';
+import type { StreamRow } from '../storage/rows.js';
+import type { Store } from '../storage/store.js';
+
+/** A stream's live session: what ingest needs of the stream for every message, read once at connect. */
+export interface LiveSession {
+  streamId: string;
+  accountId: string;
+  quality: string;
+  format: string;
+  startedAt: string;
+}
+
+function snapshot(row: StreamRow) {
+  return { id: row.id, object: 'stream' as const, title: row.title, subscriberCount: row.subscriberCount };
+}
+
+/**
+ * The stream state machine of x-ingest-rules: connect → live, `startedAt`, device.online; disconnect → idle,
+ * device.offline. One session per stream: the claim is taken synchronously in memory (one process serves a
+ * stream's device) and confirmed by a conditional update in the store (another node may hold it). Transitions of
+ * one stream run one after another, so a device that reconnects at once goes live after its offline was written.
+ */
+export class StreamSessions {
+  readonly #claimed = new Set<string>();
+  readonly #live = new Map<string, LiveSession>();
+  readonly #transitions = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: FanoutBus,
+  ) {}
+
+  get liveCount(): number {
+    return this.#live.size;
+  }
+
+  /** Takes the stream live; `null` when it already has a device (here or on another node). */
+  async begin(stream: StreamRow): Promise<LiveSession | null> {
+    if (this.#claimed.has(stream.id)) return null;
+    this.#claimed.add(stream.id);
+    const row = await this.#serially(stream.id, () => this.#goLive(stream.id)).catch((error: unknown) => {
+      this.#claimed.delete(stream.id);
+      throw error;
+    });
+    if (row === null || row.startedAt === null) {
+      this.#claimed.delete(stream.id);
+      return null;
+    }
+    const session = {
+      streamId: row.id,
+      accountId: row.accountId,
+      quality: row.quality,
+      format: row.format,
+      startedAt: row.startedAt,
+    };
+    this.#live.set(row.id, session);
+    this.bus.publish({
+      type: 'status',
+      streamId: row.id,
+      status: 'live',
+      subscriberCount: row.subscriberCount,
+    });
+    return session;
+  }
+
+  /** Takes the stream idle after its device went away; resolves once device.offline is written. */
+  async end(session: LiveSession): Promise<void> {
+    if (this.#live.get(session.streamId) !== session) return;
+    this.#live.delete(session.streamId);
+    this.#claimed.delete(session.streamId);
+    const row = await this.#serially(session.streamId, () =>
+      this.#goIdle(session.streamId, session.startedAt),
+    );
+    if (row !== null)
+      this.bus.publish({
+        type: 'status',
+        streamId: row.id,
+        status: 'idle',
+        subscriberCount: row.subscriberCount,
+      });
+  }
+
+  /** At start: streams a stopped or crashed service left live go idle, each with its device.offline. */
+  async recover(): Promise<number> {
+    const leftLive = await this.store.streams.listLive();
+    for (const row of leftLive) await this.#goIdle(row.id, row.startedAt ?? isoTime(this.clock));
+    return leftLive.length;
+  }
+
+  /** Resolves when every transition begun so far has been written. */
+  async settled(): Promise<void> {
+    while (this.#transitions.size > 0) await Promise.allSettled([...this.#transitions.values()]);
+  }
+
+  #goLive(streamId: string): Promise<StreamRow | null> {
+    return this.store.transaction(async (store) => {
+      const live = await store.streams.setLive(streamId, isoTime(this.clock));
+      if (live === null || live.startedAt === null) return null;
+      await recordEvent(store, this.clock, live.accountId, 'device.online', {
+        object: { ...snapshot(live), status: 'live', startedAt: live.startedAt },
+      });
+      return live;
+    });
+  }
+
+  #goIdle(streamId: string, startedAt: string): Promise<StreamRow | null> {
+    return this.store.transaction(async (store) => {
+      const idle = await store.streams.setIdle(streamId);
+      if (idle === null) return null;
+      const endedAt = isoTime(this.clock);
+      await recordEvent(store, this.clock, idle.accountId, 'device.offline', {
+        object: { ...snapshot(idle), status: 'idle', startedAt, endedAt },
+      });
+      return idle;
+    });
+  }
+
+  #serially<T>(streamId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#transitions.get(streamId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    this.#transitions.set(streamId, next);
+    const forget = () => {
+      if (this.#transitions.get(streamId) === next) this.#transitions.delete(streamId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+}

@@ -1,0 +1,119 @@
+import { connect, type Socket } from 'node:net';
+import { parser as createParser, generate, type IConnectPacket, type Packet } from 'mqtt-packet';
+
+/**
+ * A device on a bare socket: sends exactly the bytes a test gives it and records every packet the server answers,
+ * so a test can send what no well-behaved client would (garbage, QoS 2, a 1 MB password) and see the reply.
+ */
+export interface RawDevice {
+  socket: Socket;
+  version: 4 | 5;
+  received: Packet[];
+  send(packet: Packet | Buffer): void;
+  /** The next packet the server sends that satisfies `match`. */
+  next(match?: (packet: Packet) => boolean, milliseconds?: number): Promise<Packet>;
+  /** Resolves when the server closed the connection; rejects after `milliseconds`. */
+  closed(milliseconds?: number): Promise<void>;
+  isClosed(): boolean;
+  end(): void;
+}
+
+export async function rawDevice(port: number, version: 4 | 5 = 4): Promise<RawDevice> {
+  const socket = connect({ host: '127.0.0.1', port, noDelay: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const parser = createParser({ protocolVersion: version });
+  const received: Packet[] = [];
+  const waiters = new Set<() => void>();
+  let isClosed = false;
+  const wake = () => {
+    for (const waiter of waiters) waiter();
+  };
+  parser.on('packet', (packet: Packet) => {
+    received.push(packet);
+    wake();
+  });
+  socket.on('data', (chunk: Buffer) => parser.parse(chunk));
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    isClosed = true;
+    wake();
+  });
+  const waitFor = <T>(found: () => T | undefined, what: string, milliseconds: number) =>
+    new Promise<T>((resolve, reject) => {
+      const check = () => {
+        const value = found();
+        if (value === undefined) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(
+          new Error(
+            `no ${what} within ${milliseconds} ms (received ${JSON.stringify(received.map((p) => p.cmd))})`,
+          ),
+        );
+      }, milliseconds);
+      waiters.add(check);
+      check();
+    });
+  let consumed = 0;
+  return {
+    socket,
+    version,
+    received,
+    send: (packet) =>
+      socket.write(Buffer.isBuffer(packet) ? packet : generate(packet, { protocolVersion: version })),
+    next: (match = () => true, milliseconds = 5000) =>
+      waitFor(
+        () => {
+          const index = received.findIndex((packet, position) => position >= consumed && match(packet));
+          if (index === -1) return undefined;
+          consumed = index + 1;
+          return received[index];
+        },
+        'matching packet',
+        milliseconds,
+      ),
+    closed: (milliseconds = 5000) =>
+      waitFor(() => (isClosed ? true : undefined), 'close', milliseconds).then(() => {}),
+    isClosed: () => isClosed,
+    end: () => socket.destroy(),
+  };
+}
+
+/** A CONNECT of a stream's device; `overrides` change any field (a wrong password, keep-alive). */
+export function connectPacket(
+  credentials: { id: string; key: string },
+  version: 4 | 5,
+  overrides: Partial<IConnectPacket> = {},
+): IConnectPacket {
+  return {
+    cmd: 'connect',
+    protocolId: 'MQTT',
+    protocolVersion: version,
+    clean: true,
+    clientId: `device-${credentials.id}`,
+    keepalive: 60,
+    username: credentials.id,
+    password: Buffer.from(credentials.key),
+    ...overrides,
+  };
+}
+
+/** Connects and waits for the CONNACK, which the test then inspects. */
+export async function connectedDevice(
+  port: number,
+  credentials: { id: string; key: string },
+  version: 4 | 5 = 4,
+  overrides: Partial<IConnectPacket> = {},
+): Promise<{ device: RawDevice; connack: Packet }> {
+  const device = await rawDevice(port, version);
+  device.send(connectPacket(credentials, version, overrides));
+  const connack = await device.next((packet) => packet.cmd === 'connack');
+  return { device, connack };
+}
