@@ -7,7 +7,8 @@ import { start } from '../../../reference/index.js';
 
 const extraSecretKeys = Number(process.env.LOAD_EMBEDDED_EXTRA_KEYS ?? '0');
 const dataDir = await mkdtemp(path.join(tmpdir(), 'telemetry-load-'));
-const service = await start({ dataDir, seedExtras: { extraSecretKeys } });
+// No webhooks are configured by the runner; silence the delivery log so the progress lines stay readable.
+const service = await start({ dataDir, seedExtras: { extraSecretKeys }, webhookLog: { info() {} } });
 
 process.on('message', async (message: { type: string }) => {
   if (message.type === 'memory') {
