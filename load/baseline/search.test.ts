@@ -13,7 +13,10 @@ describe('searchLargest', () => {
       'doubles, then bisects once (fails)',
       { capacity: 25, start: 5, maximum: 500, best: 20, tried: [5, 10, 20, 40, 30] },
     ],
-    ['fails at the start: bisects between 0 and it', { capacity: 3, start: 5, maximum: 500, best: 2, tried: [5, 2] }],
+    [
+      'fails at the start: bisects between 0 and it',
+      { capacity: 3, start: 5, maximum: 500, best: 2, tried: [5, 2] },
+    ],
     ['stops at the maximum', { capacity: 1000, start: 5, maximum: 30, best: 20, tried: [5, 10, 20] }],
   ];
   it.each(cases)('%s', async (_name, { capacity, start, maximum, best, tried }) => {
