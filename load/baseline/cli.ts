@@ -50,6 +50,12 @@ async function searchOn(
   const target = await openTarget(targetName, inputs, probe);
   const side: Side = { label: target.label, best: 0, steps: [] };
   try {
+    // A short unjudged run first: connection set-up, JIT and the embedded database's first queries are not the target.
+    const warmUp = {
+      ...scenario,
+      ingest: { ...(scenario.ingest as NonNullable<Scenario['ingest']>), streams: start },
+    };
+    await runScenario(resolveScenario(warmUp, 2), target, defaultRunOptions);
     const { best } = await searchLargest(start, maximum, async (streams) => {
       const resolved = resolveScenario(
         { ...scenario, ingest: { ...(scenario.ingest as NonNullable<Scenario['ingest']>), streams } },
