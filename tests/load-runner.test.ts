@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../load/runner/result.js';
 import { mosquittoBinary } from '../load/runner/targets/mosquitto.js';
+import { chromiumPath, launchChromium } from './support/browser.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const fixtures = path.join(root, 'tests/fixtures/load');
@@ -17,7 +18,13 @@ afterAll(async () => {
 /** `npm run load -- …` as a user runs it (without npm's own start-up), with its exit code and reports. */
 async function runLoad(
   ...args: string[]
-): Promise<{ code: number | null; output: string; result: RunResult | null; html: string }> {
+): Promise<{
+  code: number | null;
+  output: string;
+  result: RunResult | null;
+  html: string;
+  reportDir: string;
+}> {
   const reportDir = await mkdtemp(path.join(tmpdir(), 'load-report-'));
   reportDirs.push(reportDir);
   const child = spawn(
@@ -39,12 +46,32 @@ async function runLoad(
     output,
     result: json === '' ? null : (JSON.parse(json) as RunResult),
     html: await read('report.html'),
+    reportDir,
   };
+}
+
+/** The report opened in headless Chromium, offline: both uPlot charts draw, nothing is fetched, no script error. */
+async function expectPlotsRender(file: string): Promise<void> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('request', (request) => requests.push(request.url()));
+    await page.goto(`file://${file}`);
+    await page.waitForSelector('#throughput canvas');
+    expect(await page.locator('.uplot canvas').count()).toBe(2);
+    expect(errors).toEqual([]);
+    expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([]);
+  } finally {
+    await browser.close();
+  }
 }
 
 describe('npm run load', () => {
   it('runs a REST scenario against the embedded reference: exactly the request beyond the limit is 429, exit 0', async () => {
-    const { code, output, result, html } = await runLoad(path.join(fixtures, 'rest-smoke.yaml'));
+    const { code, output, result, html, reportDir } = await runLoad(path.join(fixtures, 'rest-smoke.yaml'));
     expect(output).toMatch(/^\s+1s {2}rest \d+\/s/m);
     expect(output).toContain('✓ rest_429_beyond_limit == 1 (actual 1)');
     expect(code, output).toBe(0);
@@ -53,6 +80,7 @@ describe('npm run load', () => {
     expect(result?.rest?.errors).toBe(0);
     expect(html).toContain('uPlot');
     expect(html).not.toMatch(/<script[^>]+src=/);
+    if (chromiumPath !== '') await expectPlotsRender(path.join(reportDir, 'report.html'));
   }, 180_000);
 
   it.skipIf(mosquittoBinary() === null)(
