@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const benchmarks = ['generate.ts', 'validators.ts', 'webhook-signature.ts', 'rest-api.ts'];
+const benchmarks = ['generate.ts', 'validators.ts', 'webhook-signature.ts', 'rest-api.ts', 'ingest.ts'];
 
 for (const file of benchmarks) {
   const modulePath = path.join(import.meta.dirname, file);

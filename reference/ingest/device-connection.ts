@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { parser as createParser, type IConnectPacket, type IPublishPacket, type Packet } from 'mqtt-packet';
+import { parser as createParser, type IConnectPacket, type Packet } from 'mqtt-packet';
 import type { FanoutBus } from '../fanout/fanout-bus.js';
 import type { Store } from '../storage/store.js';
 import { authenticateDevice } from './authenticate-device.js';
@@ -8,6 +8,7 @@ import { ingestLimits } from './ingest-rules.js';
 import { type ConnectRefusal, packetTypes, qosNotSupported } from './mqtt-codes.js';
 import * as replies from './mqtt-replies.js';
 import { PacketFramer, type PacketHeader } from './packet-framer.js';
+import { type PublishFields, readPublish } from './read-publish.js';
 import { StreamIngest } from './stream-ingest.js';
 import type { StreamSessions } from './stream-sessions.js';
 
@@ -48,7 +49,7 @@ export class DeviceConnection {
   ) {
     socket.setNoDelay(true);
     this.#framer = new PacketFramer((type) => this.#limitFor(type), ingestLimits.maxControlPacketBytes, {
-      packet: (bytes) => this.#parser.parse(bytes),
+      packet: (bytes) => this.#onPacketBytes(bytes),
       oversized: (header, prefix) => this.#onOversized(header, prefix),
       malformed: () => this.#destroy(),
     });
@@ -80,6 +81,21 @@ export class DeviceConnection {
     return type === packetTypes.publish && this.#state === 'connected'
       ? ingestLimits.maxMessageBytes + control
       : control;
+  }
+
+  // PUBLISH of a live device, the hot path, is read here; everything else goes through mqtt-packet's parser.
+  #onPacketBytes(bytes: Buffer): void {
+    if (this.#state !== 'connected' || (bytes[0] ?? 0) >> 4 !== packetTypes.publish) {
+      this.#parser.parse(bytes);
+      return;
+    }
+    this.#lastPacketAt = Date.now();
+    const publish = readPublish(bytes, this.#version);
+    if (publish === null) {
+      this.#destroy();
+      return;
+    }
+    this.#onPublish(publish);
   }
 
   #onPacket(packet: Packet): void {
@@ -122,8 +138,7 @@ export class DeviceConnection {
   #onSessionPacket(packet: Packet): void {
     const version = this.#version;
     switch (packet.cmd) {
-      case 'publish':
-        this.#onPublish(packet);
+      case 'publish': // read by #onPacketBytes; mqtt-packet never sees one of a live device
         return;
       case 'pingreq':
         this.#write(replies.pingresp);
@@ -148,14 +163,14 @@ export class DeviceConnection {
     }
   }
 
-  #onPublish(packet: IPublishPacket): void {
-    if (packet.qos > ingestLimits.highestQos) {
+  #onPublish(publish: PublishFields): void {
+    if (publish.qos > ingestLimits.highestQos) {
       this.#refuseQos();
       return;
     }
-    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
-    const outcome = this.#ingest?.handle(packet.topic, payload, payload.length) ?? 'otherTopic';
-    if (packet.qos === 1) this.#write(replies.puback(packet.messageId ?? 0, outcome, this.#version));
+    const outcome =
+      this.#ingest?.handle(publish.topic, publish.payload, publish.payload.length) ?? 'otherTopic';
+    if (publish.qos === 1) this.#write(replies.puback(publish.messageId, outcome, this.#version));
   }
 
   /** A packet over its bound, of which only `prefix` was read: a CONNECT is refused, a PUBLISH dropped. */
