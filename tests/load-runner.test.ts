@@ -16,9 +16,7 @@ afterAll(async () => {
 });
 
 /** `npm run load -- …` as a user runs it (without npm's own start-up), with its exit code and reports. */
-async function runLoad(
-  ...args: string[]
-): Promise<{
+async function runLoad(...args: string[]): Promise<{
   code: number | null;
   output: string;
   result: RunResult | null;
@@ -109,5 +107,14 @@ describe('npm run load', () => {
     const noRestOnBroker = await runLoad('rate-limit', '--target', 'mqtt://127.0.0.1:1');
     expect(noRestOnBroker.code).toBe(2);
     expect(noRestOnBroker.output).toMatch(/no REST API/);
+    const deadBroker = await runLoad(
+      path.join(fixtures, 'ingest-impossible.yaml'),
+      '--target',
+      'mqtt://127.0.0.1:1',
+    );
+    expect(deadBroker.code).toBe(2);
+    expect(deadBroker.output).toMatch(
+      /^load: a broker mqtt:\/\/127\.0\.0\.1:1 driver could not connect: .*ECONNREFUSED/m,
+    );
   }, 60_000);
 });

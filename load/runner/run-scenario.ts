@@ -3,7 +3,7 @@ import { clockNow } from './clock.js';
 import { collectResult } from './collect-result.js';
 import type { ResolvedScenario } from './resolve-scenario.js';
 import type { MemorySample, RunResult, TimelinePoint } from './result.js';
-import type { Target } from './targets/target.js';
+import { type Target, TargetError } from './targets/target.js';
 import { DriverWorker, split } from './worker-pool.js';
 import { profileData, type Report } from './workers/protocol.js';
 
@@ -105,7 +105,9 @@ export async function runScenario(
   const aggregator = new Aggregator();
   const workers = await spawnDrivers(resolved, target, options, aggregator);
   try {
-    await Promise.all(workers.map((worker) => worker.ready));
+    await Promise.all(workers.map((worker) => worker.ready)).catch((error: Error) => {
+      throw new TargetError(`a ${target.label} driver could not connect: ${error.message}`);
+    });
     for (const worker of workers) await worker.calibrate();
     const startAt = clockNow() + 300;
     const startedAt = new Date(startAt).toISOString();
