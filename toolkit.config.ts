@@ -7,4 +7,5 @@ export default defineConfig({
   outDir: 'generated',
   runtimeDir: 'runtime',
   lint: { configFile: 'redocly.yaml' },
+  load: { scenarios: 'load/scenarios', schema: 'load/scenario.schema.json' },
 });

@@ -2,8 +2,24 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Names of the artifacts the registry knows; each is emitted into `<outDir>/<name>/`. */
-export const artifactNames = ['types', 'validators', 'client', 'server', 'webhooks', 'messages'] as const;
+export const artifactNames = [
+  'types',
+  'validators',
+  'client',
+  'server',
+  'webhooks',
+  'messages',
+  'load',
+] as const;
 export type ArtifactName = (typeof artifactNames)[number];
+
+/** Load scenarios (data files) from which the `load` artifact renders one k6 script each. */
+export interface LoadScenarioOptions {
+  /** A folder of `*.yaml` scenarios. */
+  scenarios: string;
+  /** The JSON Schema every scenario must meet. */
+  schema: string;
+}
 
 export interface LintOptions {
   /** A Redocly config file; without it the `recommended` ruleset is used. */
@@ -18,6 +34,8 @@ export interface GeneratorConfig {
   runtimeDir?: string;
   artifacts?: ArtifactName[];
   lint?: LintOptions;
+  /** Without it the `load` artifact renders nothing. */
+  load?: LoadScenarioOptions;
 }
 
 /** The config every stage reads: absolute paths, no defaults left to apply. */
@@ -29,6 +47,8 @@ export interface ResolvedGeneratorConfig {
   runtimeDir: string;
   artifacts: ArtifactName[];
   lintConfigFile: string | null;
+  /** Absolute paths, or null when no load scenarios are configured. */
+  load: LoadScenarioOptions | null;
 }
 
 export function defineConfig(config: GeneratorConfig): GeneratorConfig {
@@ -53,6 +73,10 @@ export function resolveConfig(config: GeneratorConfig, rootDir: string): Resolve
     runtimeDir: absolute(config.runtimeDir ?? 'runtime'),
     artifacts: artifactNames.filter((name) => artifacts.includes(name)),
     lintConfigFile: config.lint?.configFile ? absolute(config.lint.configFile) : null,
+    load:
+      config.load === undefined
+        ? null
+        : { scenarios: absolute(config.load.scenarios), schema: absolute(config.load.schema) },
   };
 }
 

@@ -12,7 +12,7 @@ const allowed: Record<string, readonly string[]> = {
   'spec/rules': ['spec/rules'],
   reference: ['reference', 'generated', 'runtime'],
   conformance: ['conformance', 'generated', 'runtime', 'reference/index.ts'],
-  load: ['load', 'generated', 'runtime'],
+  load: ['load', 'generated', 'runtime', 'reference/index.ts'],
   scripts: ['scripts', 'generators', 'runtime', 'generated'],
 };
 

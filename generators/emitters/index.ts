@@ -1,4 +1,5 @@
 import { clientEmitter } from './client/index.js';
+import { loadEmitter } from './load/index.js';
 import { messagesEmitter } from './messages/index.js';
 import { registerEmitter } from './registry.js';
 import { serverEmitter } from './server/index.js';
@@ -14,6 +15,7 @@ for (const emitter of [
   serverEmitter,
   webhooksEmitter,
   messagesEmitter,
+  loadEmitter,
 ]) {
   registerEmitter(emitter);
 }

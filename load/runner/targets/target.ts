@@ -1,0 +1,21 @@
+import type { ResolvedScenario } from '../resolve-scenario.js';
+import type { Device, RestFixtures, Subscription } from '../workers/protocol.js';
+
+/** What the runner drives: how devices and subscribers reach it, which keys carry REST load, how it stops. */
+export interface Target {
+  /** For the summary: `embedded reference`, `mosquitto mqtt://…`, a base URL. */
+  label: string;
+  restBaseUrl: string | null;
+  /** Streams, device credentials and subscriptions for the scenario's ingest section. */
+  provisionIngest(resolved: ResolvedScenario): Promise<{ devices: Device[]; subscriptions: Subscription[] }>;
+  /** Fresh keys of the plan for the REST load (each with an untouched rate window), and the fixtures it reads. */
+  provisionRest(resolved: ResolvedScenario): Promise<{ keys: string[]; fixtures: RestFixtures }>;
+  /** The target's own memory, when the runner started it. */
+  memory: (() => Promise<{ rss: number; heapUsed: number }>) | null;
+  release(): Promise<void>;
+}
+
+/** A target that cannot serve the scenario, or cannot be reached: one line for the user, exit code 2. */
+export class TargetError extends Error {
+  override name = 'TargetError';
+}
