@@ -67,6 +67,8 @@ describe('npm start, SIGKILL, npm start again', () => {
       TELEMETRY_DATA_DIR: dataDir,
       TELEMETRY_API_PORT: String(await freePort()),
       TELEMETRY_AUTH_PORT: String(await freePort()),
+      // Stream objects carry the MQTT URL: the same port after the restart keeps them comparable.
+      TELEMETRY_MQTT_PORT: String(await freePort()),
     };
 
     const first = await startService(environment);

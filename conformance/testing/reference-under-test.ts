@@ -35,6 +35,8 @@ export async function startReference(root: string, runs: number): Promise<Refere
   const service = await start({
     dataDir,
     autoApproveConsent: true,
+    // The broken variants create webhooks at loopback receivers, as the embedded default does.
+    allowPrivateWebhookTargets: true,
     seedExtras: { extraSecretKeys: keysPerRun * runs, revokedKey: true },
   });
   const seeded = service.seeded;

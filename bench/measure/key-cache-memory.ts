@@ -1,4 +1,4 @@
-// node --expose-gc --import tsx scripts/measure/key-cache-memory.ts [count] [--embedded] [--cache-module <file>]
+// node --expose-gc --import tsx bench/measure/key-cache-memory.ts [count] [--embedded] [--cache-module <file>]
 // Heap growth of the key and account caches after `count` (default 200,000) lookups of distinct unknown API keys,
 // the way a flood of random `Authorization: Bearer sk_…` headers reaches them (issue 12, item 2). By default the
 // cache wraps a table that knows no key (the cache alone is measured, in seconds); `--embedded` puts it over the

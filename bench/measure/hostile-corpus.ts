@@ -1,4 +1,4 @@
-// npx tsx scripts/measure/hostile-corpus.ts — starts the reference service on free ports in a scratch directory,
+// npx tsx bench/measure/hostile-corpus.ts — starts the reference service on free ports in a scratch directory,
 // sends the hostile corpus (reference/testing/hostile-requests.ts) over raw sockets, and counts answers that are
 // 5xx, not the error envelope, or that name an empty `param` (issue 12, item 5).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
