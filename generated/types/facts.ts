@@ -218,7 +218,8 @@ export const channelFacts = {
       rateWindow: {
         algorithm: 'token-bucket',
         description: 'each stream has a bucket of burstSeconds × the quality\'s rate tokens, full when the device connects and refilled at the quality\'s rate × (1 + rateTolerance) tokens per second of wall time; every PUBLISH to the stream\'s topic takes one token, and one that finds the bucket empty is over the rate',
-        burstSeconds: 0.25,
+        burstSeconds: 1,
+        stallAllowanceSeconds: 0.75,
         rateTolerance: 0.001,
       },
       overRate: 'dropped, device.error rate_exceeded (at most one device.error per stream per second)',
@@ -306,6 +307,9 @@ export const channelFacts = {
       },
       onConnect: 'subscriber.connected is sent and subscriberCount grows by one',
       onClose: 'subscriber.disconnected is sent and subscriberCount shrinks by one',
+      onServiceStart: {
+        rule: 'every stream\'s subscriberCount is set to 0 before the first subscriber can connect',
+      },
       subscriberCountMessages: {
         rule: 'every change of subscriberCount (the stream\'s field, kept current) is also sent to the stream\'s subscribers as a status message, the new subscriber included',
       },
@@ -617,7 +621,11 @@ export const recordFacts = {
     session: 'while a stream whose recordingReportId names a report of its account is live, every telemetry sample is appended to a record of that report (source stream, streamId set, status draft, title null); each live session starts a new record, and a record that reached the samples limit is continued by a new one',
     flushSamples: 500,
     flushIntervalMilliseconds: 200,
-    durability: 'a batch is acknowledged once its write committed; a crash (kill -9) loses at most the samples received since the last acknowledged batch, that is one flushIntervalMilliseconds of samples and the batch being written (at most 2 × flushSamples per stream while the database keeps up)',
+    durability: 'a batch is acknowledged once its write committed; a crash (kill -9) loses at most the samples received since the last acknowledged batch, that is one flushIntervalMilliseconds of samples and the batch being written (at most 2 × flushSamples per stream while the database keeps up), and never more than maxBacklogSamples per stream when it falls behind',
+    maxBacklogSamples: 5000,
+    backlog: {
+      rule: 'a session holds at most maxBacklogSamples samples that are received but not yet written (buffered and queued batches); a sample that would exceed it is not recorded (the newest are shed), the live feed is unaffected, and the service counts the shed samples per stream (reported on its log once per stream per second)',
+    },
     reportChanges: 'a change of recordingReportId takes effect at the stream\'s next live session',
     unwritableReport: 'samples of a session whose report was deleted or archived are not recorded',
   },

@@ -1,8 +1,9 @@
 import type { IPublishPacket, Packet } from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
 import { deviceTelemetryAddress, encodeTelemetryJson } from '../../generated/messages/device-telemetry.js';
-import { ingestLimits } from './ingest-rules.js';
+import { ingestLimits, sampleRateOf } from './ingest-rules.js';
 import { eventually, type TestStream, useIngestFixture } from './testing/ingest-fixture.js';
+import { blockEventLoop, pacedDeviceThread } from './testing/paced-device-thread.js';
 import { connectedDevice, type RawDevice } from './testing/raw-device.js';
 
 const validJson = JSON.stringify({ ts: 1, values: { rpm: 1 } });
@@ -116,5 +117,19 @@ describe('dropped messages raise device.error and keep the connection (x-ingest-
       '50 messages dropped since the last device.error',
     );
     device.end();
+  });
+
+  it('a device at exactly its rate loses nothing while the service stops reading (rateWindow.stallAllowanceSeconds)', async () => {
+    const rate = sampleRateOf('high');
+    const stream = await fixture().createStream({ quality: 'high' });
+    const device = pacedDeviceThread(fixture().url, stream, rate, rate * 2);
+    await device.sending;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Two thirds of the allowance, so that a loaded machine's own scheduling delays fit in the rest.
+    blockEventLoop(ingestLimits.stallAllowanceSeconds * 1000 * (2 / 3));
+    const sent = await device.done;
+    await eventually(() => stream.samples().length >= sent || stream.messages.at(-1)?.type === 'status');
+    expect(stream.samples().length).toBe(sent);
+    expect(await deviceErrors(stream)).toEqual([]);
   });
 });

@@ -10,6 +10,8 @@ export const ingestLimits = {
   keepAliveTimeoutFactor: rules.connection.keepAliveTimeoutFactor,
   errorIntervalMilliseconds: rules.errorEvents.perStreamPerSeconds * 1000,
   burstSeconds: rules.rateWindow.burstSeconds,
+  /** The part of the burst that covers a pause of the service itself (the rest covers the device's jitter). */
+  stallAllowanceSeconds: rules.rateWindow.stallAllowanceSeconds,
   rateTolerance: rules.rateWindow.rateTolerance,
   highestQos: Math.max(...rules.qos),
 } as const;

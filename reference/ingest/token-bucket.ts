@@ -3,7 +3,9 @@ import { ingestLimits } from './ingest-rules.js';
 /**
  * The per-stream rate window (`x-ingest-rules.rateWindow`): a bucket of `capacity` tokens, full at the start,
  * refilled continuously; each message takes one. Unlike a sliding second on arrival, a device sending at exactly
- * its rate never finds it empty when jitter bunches its messages, as long as no bunch exceeds the burst.
+ * its rate never finds it empty when jitter bunches its messages, as long as no bunch exceeds the burst. The burst
+ * also covers a pause of the service (stallAllowanceSeconds): the messages a device sent meanwhile wait in the
+ * kernel and are read at once, so they are taken at one `now`, after a refill capped at the capacity.
  */
 export class TokenBucket {
   #tokens: number;
