@@ -138,6 +138,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   });
   // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
   const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
+  await liveFeed.recover();
   liveFeed.attach(apps.api.server);
   streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
   const recorder = new StreamRecorder({ store, clock, bus });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { routes } from '../generated/server/routes.js';
 import { securitySchemeFacts } from '../generated/types/facts.js';
 import { operationPath, type RestOperationId } from '../reference/testing/call-operation.js';
@@ -51,6 +52,19 @@ async function request(
     status: response.status,
     body: (await response.json()) as Record<string, unknown> & { id: string },
   };
+}
+
+/** A live-feed subscriber of `streamId` on a token of the account's key; resolves once connected. */
+async function subscribe(baseUrl: string, key: string, streamId: string): Promise<WebSocket> {
+  const token = await request(baseUrl, key, 'createSubscriberToken', { streamId }, {});
+  expect(token.status, JSON.stringify(token.body)).toBe(201);
+  const { wsUrl } = (await request(baseUrl, key, 'getStream', { streamId })).body as unknown as {
+    wsUrl: string;
+  };
+  const socket = new WebSocket(`${wsUrl}?token=${encodeURIComponent(String(token.body.token))}`);
+  socket.on('error', () => {});
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  return socket;
 }
 
 interface Written {
@@ -107,7 +121,17 @@ describe('npm start, SIGKILL, npm start again', () => {
       written.push({ operationId: 'getReport', params: { reportId: more.id }, body: more });
     }
     expect(written).toHaveLength(30);
+    // A subscriber connected when the service dies: the restarted service must not count it.
+    const watched = written.find((each) => each.operationId === 'getStream')?.params.streamId ?? '';
+    const subscriber = await subscribe(first.baseUrl, key, watched);
+    await expect
+      .poll(
+        async () =>
+          (await request(first.baseUrl, key, 'getStream', { streamId: watched })).body.subscriberCount,
+      )
+      .toBe(1);
     await first.service.stop('SIGKILL');
+    subscriber.terminate();
     expect(first.service.child.signalCode).toBe('SIGKILL');
 
     const second = await startService(environment);

@@ -622,7 +622,7 @@ export const recordFacts = {
     flushSamples: 500,
     flushIntervalMilliseconds: 200,
     durability: 'a batch is acknowledged once its write committed; a crash (kill -9) loses at most the samples received since the last acknowledged batch, that is one flushIntervalMilliseconds of samples and the batch being written (at most 2 × flushSamples per stream while the database keeps up), and never more than maxBacklogSamples per stream when it falls behind',
-    maxBacklogSamples: 5000,
+    maxBacklogSamples: 20000,
     backlog: {
       rule: 'a session holds at most maxBacklogSamples samples that are received but not yet written (buffered and queued batches); a sample that would exceed it is not recorded (the newest are shed), the live feed is unaffected, and the service counts the shed samples per stream (reported on its log once per stream per second)',
     },

@@ -63,6 +63,11 @@ export class LiveFeedServer {
     this.#pinger.unref();
   }
 
+  /** Before the first subscriber: counts a stopped or crashed service left are stale (x-connection-rules.onServiceStart). */
+  async recover(): Promise<number> {
+    return this.options.store.streams.resetSubscriberCounts();
+  }
+
   /** Handles every upgrade request of `server`; returns the function that stops. */
   attach(server: Server): () => void {
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>

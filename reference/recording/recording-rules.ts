@@ -6,3 +6,5 @@ export const flushSamples: number = recordFacts.recording.flushSamples;
 export const flushIntervalMilliseconds: number = recordFacts.recording.flushIntervalMilliseconds;
 /** A record holds at most this many samples; a session continues in a new record. */
 export const maxSamplesPerRecord: number = schemaMaxItems['Record.samples'];
+/** A session holds at most this many received but unwritten samples; newer ones are shed (Record.x-recording.backlog). */
+export const maxBacklogSamples: number = recordFacts.recording.maxBacklogSamples;

@@ -2,7 +2,12 @@ import type { TelemetrySample } from '../../generated/types/schemas.js';
 import { type Clock, isoTime } from '../clock.js';
 import { newId } from '../services/ids.js';
 import type { Store } from '../storage/store.js';
-import { flushIntervalMilliseconds, flushSamples, maxSamplesPerRecord } from './recording-rules.js';
+import {
+  flushIntervalMilliseconds,
+  flushSamples,
+  maxBacklogSamples,
+  maxSamplesPerRecord,
+} from './recording-rules.js';
 
 /** Where a session is recorded: decided once, when it starts (Record.x-recording.reportChanges). */
 export interface RecordingTarget {
@@ -21,7 +26,8 @@ export interface AcknowledgedBatch {
 /**
  * One live session of one recorded stream: samples are buffered and written as one statement per batch (flushSamples
  * or flushIntervalMilliseconds, whichever comes first), one batch at a time and in order, into the session's current
- * record until it holds maxSamplesPerRecord samples, then into a new one.
+ * record until it holds maxSamplesPerRecord samples, then into a new one. When the database falls behind, at most
+ * maxBacklogSamples wait unwritten; newer samples are shed (`onShed`) until writes catch up.
  */
 export class RecordingSession {
   #buffer: TelemetrySample[] = [];
@@ -30,6 +36,8 @@ export class RecordingSession {
   #recordId: string | null = null;
   #recordSamples = 0;
   #failed = false;
+  /** Received but not yet committed: buffered plus queued batches. */
+  #unwritten = 0;
 
   constructor(
     private readonly target: RecordingTarget,
@@ -37,10 +45,16 @@ export class RecordingSession {
     private readonly clock: Clock,
     private readonly onAcknowledged: (batch: AcknowledgedBatch) => void,
     private readonly onError: (error: unknown) => void,
+    private readonly onShed: () => void = () => {},
   ) {}
 
   add(sample: TelemetrySample): void {
     if (this.#failed) return;
+    if (this.#unwritten >= maxBacklogSamples) {
+      this.onShed();
+      return;
+    }
+    this.#unwritten += 1;
     this.#buffer.push(sample);
     if (this.#buffer.length >= flushSamples) this.flush();
     else if (this.#timer === undefined)
@@ -72,6 +86,7 @@ export class RecordingSession {
         this.#recordSamples = part.length;
       }
       start += part.length;
+      this.#unwritten -= part.length;
       this.onAcknowledged({ streamId: this.target.streamId, recordId: this.#recordId, samples: part.length });
     }
   }

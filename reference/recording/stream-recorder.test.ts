@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../storage/open-store.js';
 import type { Store } from '../storage/store.js';
-import { flushIntervalMilliseconds, flushSamples, maxSamplesPerRecord } from './recording-rules.js';
+import {
+  flushIntervalMilliseconds,
+  flushSamples,
+  maxBacklogSamples,
+  maxSamplesPerRecord,
+} from './recording-rules.js';
 import { recordingFixture } from './testing/recording-fixture.js';
 
 const scratchRoot = fileURLToPath(new URL('../../.tmp/', import.meta.url));
@@ -55,6 +60,40 @@ describe('recording (Record.x-recording)', () => {
     expect(tsOf(record?.samples ?? [])).toEqual(Array.from({ length: total }, (_value, index) => index));
     expect(writes.insert + writes.append - before).toBe(Math.ceil(total / flushSamples));
     expect(fixture.acknowledged.reduce((sum, batch) => sum + batch.samples, 0)).toBe(total);
+    expect(fixture.errors).toEqual([]);
+  });
+
+  it('sheds the newest samples beyond maxBacklogSamples while the database is behind, and counts them', async () => {
+    const fixture = await recordingFixture(store);
+    const streamId = await fixture.newStream(fixture.reportId);
+    fixture.publish(streamId, 1);
+    await expect.poll(() => fixture.acknowledged.length, { timeout: 10_000 }).toBe(1);
+    // PGlite is one connection: a transaction that waits holds every other write back, as a stalled database would.
+    let release: () => void = () => {};
+    let started: () => void = () => {};
+    const holding = new Promise<void>((resolve) => (started = resolve));
+    const held = store.transaction(
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          started();
+        }),
+    );
+    await holding;
+    const total = maxBacklogSamples + 3_000;
+    try {
+      fixture.publish(streamId, total, 1);
+    } finally {
+      release();
+    }
+    await held;
+    expect(fixture.recorder.shed.of(streamId)).toBe(total - maxBacklogSamples);
+    expect(fixture.shedReports[0]).toBe(1);
+    fixture.idle(streamId);
+    await fixture.recorder.close();
+    const recorded = (await fixture.records()).flatMap((record) => tsOf(record.samples));
+    expect(recorded).toEqual(Array.from({ length: maxBacklogSamples + 1 }, (_value, index) => index));
+    // Once the backlog is written, the stream is recorded again.
     expect(fixture.errors).toEqual([]);
   });
 

@@ -2,7 +2,9 @@ import type { TelemetrySample } from '../../generated/types/schemas.js';
 import type { Clock } from '../clock.js';
 import type { FanoutBus, LiveMessage } from '../fanout/fanout-bus.js';
 import type { Store } from '../storage/store.js';
+import { maxBacklogSamples } from './recording-rules.js';
 import { type AcknowledgedBatch, RecordingSession, type RecordingTarget } from './recording-session.js';
+import { ShedCounter } from './shed-counter.js';
 
 export interface StreamRecorderOptions {
   store: Store;
@@ -10,6 +12,8 @@ export interface StreamRecorderOptions {
   bus: FanoutBus;
   onAcknowledged?: (batch: AcknowledgedBatch) => void;
   onError?: (error: unknown) => void;
+  /** Samples shed since the last call for this stream (at most one call per stream per second); logs by default. */
+  onShed?: (streamId: string, samples: number) => void;
 }
 
 /** A stream's current session: `session` is undefined while the stream is looked up, null when it is not recorded. */
@@ -30,9 +34,16 @@ export class StreamRecorder {
   readonly #onError: (error: unknown) => void;
   /** The end (last write) of each stream's previous session: the next one writes after it, so records stay in order. */
   readonly #ending = new Map<string, Promise<void>>();
+  /** Samples not recorded because the database fell behind (Record.x-recording.backlog), per stream. */
+  readonly shed: ShedCounter;
 
   constructor(private readonly options: StreamRecorderOptions) {
     this.#onError = options.onError ?? ((error) => console.error('recording:', error));
+    this.shed = new ShedCounter(
+      options.onShed ??
+        ((streamId, samples) =>
+          console.warn(`recording: ${samples} samples of ${streamId} not recorded, the database is behind`)),
+    );
     this.#stopListening = options.bus.subscribeAll((message) => this.#receive(message));
   }
 
@@ -53,8 +64,10 @@ export class StreamRecorder {
       state = this.#start(message.streamId);
       this.#sessions.set(message.streamId, state);
     }
-    if (state.session === undefined) state.pending.push(message.sample);
-    else state.session?.add(message.sample);
+    if (state.session !== undefined) state.session?.add(message.sample);
+    // The lookup waits on the same database: the samples it holds back count against the same bound.
+    else if (state.pending.length < maxBacklogSamples) state.pending.push(message.sample);
+    else this.shed.shed(message.streamId);
   }
 
   #start(streamId: string): SessionState {
@@ -85,6 +98,7 @@ export class StreamRecorder {
       this.options.clock,
       this.options.onAcknowledged ?? (() => {}),
       this.#onError,
+      () => this.shed.shed(target.streamId),
     );
   }
 

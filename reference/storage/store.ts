@@ -90,6 +90,8 @@ export interface Store {
     setIdle(id: string): Promise<StreamRow | null>;
     /** Every live stream of any account (a starting service idles what a crash left live). */
     listLive(): Promise<StreamRow[]>;
+    /** Sets every stream's subscriberCount to 0 (a starting service: no subscriber outlives its connection). */
+    resetSubscriberCounts(): Promise<number>;
   };
   /** `recordCount` is counted on read, never stored. Deleting a report deletes its records. */
   reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, { status?: string }> & {

@@ -12,6 +12,8 @@ export async function recordingFixture(store: Store) {
   const bus = new InProcessFanoutBus();
   const acknowledged: AcknowledgedBatch[] = [];
   const errors: unknown[] = [];
+  /** What the recorder reported as shed, one entry per report. */
+  const shedReports: number[] = [];
   const { accountId } = await createAccount(store, clock, 'paid', 'local-1');
   const report = await store.reports.insert({
     id: newId('ReportId'),
@@ -44,6 +46,7 @@ export async function recordingFixture(store: Store) {
     bus,
     onAcknowledged: (batch) => acknowledged.push(batch),
     onError: (error) => errors.push(error),
+    onShed: (_streamId, samples) => shedReports.push(samples),
   });
   return {
     accountId,
@@ -52,6 +55,7 @@ export async function recordingFixture(store: Store) {
     recorder,
     acknowledged,
     errors,
+    shedReports,
     newStream,
     /** Publishes samples `from`, `from + 1`, … as telemetry messages (ts is the index). */
     publish(streamId: string, count: number, from = 0) {

@@ -52,5 +52,15 @@ export function streamsTable(executor: SqlExecutor): Store['streams'] {
         )
       )[0] ?? null,
     listLive: () => selectRows<StreamRow>(executor, streamShape, "t.status = 'live'", [], 'ORDER BY t.seq'),
+    resetSubscriberCounts: async () =>
+      (
+        await updateRows<StreamRow>(
+          executor,
+          streamShape,
+          'subscriber_count = 0',
+          't.subscriber_count <> 0',
+          [],
+        )
+      ).length,
   };
 }

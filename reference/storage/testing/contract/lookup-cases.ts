@@ -75,6 +75,18 @@ function describeLookups(context: ContractContext): void {
       expect((await store.streams.listLive()).map((row) => row.id)).not.toContain(stream.id);
     });
 
+    it('streams: resetSubscriberCounts sets every count of any account to 0', async () => {
+      const store = context.store();
+      const stream = await store.streams.insert(streamRow(await newAccount(store)));
+      const other = await store.streams.insert(streamRow(await newAccount(store)));
+      await store.streams.update(stream.accountId, stream.id, { subscriberCount: 3 });
+      await store.streams.update(other.accountId, other.id, { subscriberCount: 1 });
+      expect(await store.streams.resetSubscriberCounts()).toBeGreaterThanOrEqual(2);
+      expect((await store.streams.getById(stream.id))?.subscriberCount).toBe(0);
+      expect((await store.streams.getById(other.id))?.subscriberCount).toBe(0);
+      expect(await store.streams.resetSubscriberCounts()).toBe(0);
+    });
+
     it('reports.getById finds a report of any account, with its record count', async () => {
       const store = context.store();
       const report = await store.reports.insert(reportRow(await newAccount(store)));
