@@ -22,6 +22,8 @@ afterAll(() => {
 });
 
 const scripts = readdirSync(scriptsDir).filter((file) => file.endsWith('.k6.ts'));
+/** The module every script imports (k6 resolves relative imports). */
+const helperModule = 'k6-load.ts';
 const read = (file: string) => readFileSync(path.join(scriptsDir, file), 'utf8');
 
 function optionsOf(script: string) {
@@ -59,6 +61,7 @@ describe('generated k6 scripts (k6 cannot run here: checked statically)', () => 
     const broken = read('ingest-1khz.k6.ts').replace(/"rate": \d+,/, '"rate": "fast",');
     writeFileSync(path.join(directory, 'broken.k6.ts'), broken);
     cpSync(path.join(root, 'load/k6/k6-x-mqtt.d.ts'), path.join(directory, 'k6-x-mqtt.d.ts'));
+    cpSync(path.join(scriptsDir, helperModule), path.join(directory, helperModule));
     const config = JSON.parse(readFileSync(path.join(root, 'load/k6/tsconfig.json'), 'utf8'));
     writeFileSync(
       path.join(directory, 'tsconfig.json'),
@@ -69,10 +72,18 @@ describe('generated k6 scripts (k6 cannot run here: checked statically)', () => 
     expect(output).toMatch(/broken\.k6\.ts\(\d+,\d+\): error TS2322/);
   }, 120_000);
 
-  it.each(scripts)('%s imports only k6 modules', (file) => {
+  it.each(scripts)('%s imports only k6 modules and the shared helper module', (file) => {
     const specifiers = [...read(file).matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1]);
+    expect(specifiers).toContain(`./${helperModule}`);
+    for (const specifier of specifiers) expect(specifier).toMatch(/^(k6(\/[a-z0-9/-]+)?|\.\/k6-load\.ts)$/);
+  });
+
+  it('the shared helper module imports only k6 modules, and no script repeats its code', () => {
+    const helper = read(helperModule);
+    const specifiers = [...helper.matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1]);
     expect(specifiers.length).toBeGreaterThan(0);
     for (const specifier of specifiers) expect(specifier).toMatch(/^k6(\/[a-z0-9/-]+)?$/);
+    for (const file of scripts) expect(read(file)).not.toMatch(/function msgpackSample|new Counter\(/);
   });
 
   it.each(scripts)('%s: thresholds are valid k6 expressions on metrics of the right kind', (file) => {
@@ -81,7 +92,7 @@ describe('generated k6 scripts (k6 cannot run here: checked statically)', () => 
       ['dropped_iterations', 'Counter'],
       ['http_req_duration', 'Trend'],
     ]);
-    for (const match of script.matchAll(/new (Counter|Rate|Trend)\('([a-z_]+)'/g))
+    for (const match of read(helperModule).matchAll(/new (Counter|Rate|Trend)\('([a-z_]+)'/g))
       kinds.set(match[2] as string, match[1] as string);
     const aggregations: Record<string, RegExp> = {
       Counter: /^(count|rate)$/,

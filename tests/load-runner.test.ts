@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { qualityMembers } from '../generated/types/facts.js';
 import type { RunResult } from '../load/runner/result.js';
 import { mosquittoBinary } from '../load/runner/targets/mosquitto.js';
 import { chromiumPath, launchChromium } from './support/browser.js';
@@ -10,6 +11,7 @@ import { chromiumPath, launchChromium } from './support/browser.js';
 const root = path.resolve(import.meta.dirname, '..');
 const fixtures = path.join(root, 'tests/fixtures/load');
 const reportDirs: string[] = [];
+const channelRate = (quality: keyof typeof qualityMembers) => qualityMembers[quality].sampleRateHz;
 
 afterAll(async () => {
   await Promise.all(reportDirs.map((directory) => rm(directory, { recursive: true, force: true })));
@@ -68,9 +70,21 @@ async function expectPlotsRender(file: string): Promise<void> {
 }
 
 describe('npm run load', () => {
-  it('runs a REST scenario against the embedded reference: exactly the request beyond the limit is 429, exit 0', async () => {
-    const { code, output, result, html, reportDir } = await runLoad(path.join(fixtures, 'rest-smoke.yaml'));
-    expect(output).toMatch(/^\s+1s {2}rest \d+\/s/m);
+  it('runs ingest and REST against the embedded reference: every owed sample accounted for, exactly the request beyond the limit is 429, exit 0', async () => {
+    const { code, output, result, html, reportDir } = await runLoad(
+      path.join(fixtures, 'rest-smoke.yaml'),
+      '--warmup',
+      '1',
+    );
+    expect(output).toMatch(/^\s+1s {2}sent \d+\/s {2}recv \d+\/s {2}lost \d+ {2}p99 .+ {2}rest \d+\/s/m);
+    const ingest = result?.ingest;
+    const owed = 2 * channelRate('high') * 3;
+    // The schedule is sent whole (late if need be), warm-up samples are not counted, and loss is what did not arrive.
+    expect(ingest?.pacing).toMatchObject({ scheduled: owed, sent: owed });
+    expect(ingest?.sent).toBe(owed);
+    expect(ingest?.expected).toBe(owed);
+    expect((ingest?.received ?? 0) + (ingest?.lost ?? 0)).toBe(owed);
+    expect(ingest).toMatchObject({ duplicated: 0, reordered: 0 });
     expect(output).toContain('✓ rest_429_beyond_limit == 1 (actual 1)');
     expect(code, output).toBe(0);
     expect(result?.rest?.requests).toBe(result?.rest?.pacing.scheduled);

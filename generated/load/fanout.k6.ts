@@ -10,36 +10,12 @@
  *   k6 run -e BASE_URL=https://api.example.com/v2 -e PAID_KEY=tlm_sk_… \
  *     -e PAID_KEY_EXTRAS=tlm_sk_…,tlm_sk_… [-e FREE_KEY=tlm_sk_…] generated/load/fanout.k6.ts
  */
-import { check, fail } from 'k6';
-import exec from 'k6/execution';
-import http from 'k6/http';
-import { Counter, Rate, Trend } from 'k6/metrics';
 import type { Options } from 'k6/options';
-import { setTimeout } from 'k6/timers';
-import { WebSocket } from 'k6/websockets';
-import { Client } from 'k6/x/mqtt';
-
-interface Plan {
-  /** Seconds between setup and the first sample: subscribers connect first. */
-  startSeconds: number;
-  /** Seconds of load (ramps and hold), and how long subscribers wait for the last samples after it. */
-  loadSeconds: number;
-  drainSeconds: number;
-  ingest: {
-    streams: number;
-    format: 'json' | 'msgpack' | 'csv';
-    qos: 0 | 1;
-    subscribersPerStream: number;
-    csvTimestampColumn: string;
-  } | null;
-  rest: {
-    plan: 'free' | 'paid';
-    keys: number;
-    mix: Array<{ operation: string; method: string; path: string; body: string | null }>;
-  } | null;
-}
+import { deviceIteration, type Plan, restIteration, type SetupData, setupTarget, subscriberIteration } from './k6-load.ts';
 
 const plan: Plan = {
+  "name": "fanout",
+  "quality": "high",
   "startSeconds": 5,
   "loadSeconds": 20,
   "drainSeconds": 5,
@@ -98,195 +74,18 @@ export const options: Options = {
   }
 };
 
-// Loss, order and latency from the per-stream sequence number and send time each sample carries in its values.
-const samplesSent = new Counter('samples_sent');
-const samplesReceived = new Counter('samples_received');
-const sampleLoss = new Rate('sample_loss');
-const samplesReordered = new Counter('samples_reordered');
-const samplesDuplicated = new Counter('samples_duplicated');
-const sampleLatency = new Trend('sample_latency', true);
-const deviceNotConnected = new Counter('device_not_connected');
-const restErrors = new Rate('rest_errors');
-const restRateLimited = new Rate('rest_rate_limited');
-const restRateLimitedCount = new Counter('rest_rate_limited_count');
-
-interface StreamFixture {
-  id: string;
-  key: string;
-  brokerUrl: string;
-  topic: string;
-  subscribers: Array<{ wsUrl: string; token: string }>;
-}
-
-interface SetupData {
-  baseUrl: string;
-  streams: StreamFixture[];
-  restKeys: string[];
-  fixtures: Record<string, string>;
-}
-
-function requiredEnv(name: string): string {
-  const value = __ENV[name];
-  if (value === undefined || value === '') fail(`set ${name} (k6 run -e ${name}=…)`);
-  return value as string;
-}
-
-function post(baseUrl: string, key: string, path: string, body: unknown): Record<string, string> {
-  const response = http.post(`${baseUrl}${path}`, JSON.stringify(body), {
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-  });
-  if (!check(response, { 'setup request created': (r) => r.status === 201 }))
-    fail(`POST ${path} answered ${response.status}: ${String(response.body)}`);
-  return response.json() as Record<string, string>;
-}
-
-function createStream(baseUrl: string, key: string, index: number, ingest: NonNullable<Plan['ingest']>): StreamFixture {
-  const stream = post(baseUrl, key, '/streams', { title: `k6 fanout ${index}`, format: ingest.format, quality: 'high' });
-  const id = stream.id as string;
-  const topicSuffix = `/devices/${id}`;
-  const subscribers: StreamFixture['subscribers'] = [];
-  for (let subscriber = 0; subscriber < ingest.subscribersPerStream; subscriber += 1) {
-    const token = post(baseUrl, key, `/streams/${id}/subscriber_tokens`, {});
-    subscribers.push({ wsUrl: token.wsUrl as string, token: token.token as string });
-  }
-  return {
-    id,
-    key: stream.streamKey as string,
-    brokerUrl: (stream.mqttTopic as string).slice(0, -topicSuffix.length),
-    topic: topicSuffix.slice(1),
-    subscribers,
-  };
-}
-
 export function setup(): SetupData {
-  const baseUrl = requiredEnv('BASE_URL').replace(/\/+$/, '');
-  const setupKey = requiredEnv('PAID_KEY');
-  const streams: StreamFixture[] = [];
-  const ingest = plan.ingest;
-  if (ingest !== null) for (let index = 0; index < ingest.streams; index += 1) streams.push(createStream(baseUrl, setupKey, index, ingest));
-  let restKeys: string[] = [];
-  const fixtures: Record<string, string> = {};
-  if (plan.rest !== null) {
-    const available = (plan.rest.plan === 'paid' ? (__ENV.PAID_KEY_EXTRAS ?? '') : (__ENV.FREE_KEY ?? '')).split(',').filter((key) => key !== '');
-    if (available.length < plan.rest.keys) fail(`the scenario needs ${plan.rest.keys} fresh ${plan.rest.plan} keys, ${available.length} given`);
-    restKeys = available.slice(0, plan.rest.keys);
-    fixtures.streamId = post(baseUrl, setupKey, '/streams', { title: 'k6 fanout fixture' }).id as string;
-    fixtures.reportId = post(baseUrl, setupKey, '/reports', { title: 'k6 fanout fixture' }).id as string;
-  }
-  return { baseUrl, streams, restKeys, fixtures };
-}
-
-// One device per stream: each stream has a scenario of its own with a single VU, so one MQTT connection per stream.
-let deviceClient: Client | null = null;
-let deviceConnected = false;
-let deviceSequence = 0;
-
-function msgpackSample(ts: number, sequence: number, sentMs: number): ArrayBuffer {
-  // {ts: uint64, values: {seq: uint32, sent_ms: float64}} in MessagePack, without a library (k6 has none).
-  const keys = ['ts', 'values', 'seq', 'sent_ms'];
-  const bytes = new Uint8Array(64);
-  const view = new DataView(bytes.buffer);
-  let offset = 0;
-  const key = (name: string) => {
-    bytes[offset++] = 0xa0 | name.length;
-    for (let index = 0; index < name.length; index += 1) bytes[offset++] = name.charCodeAt(index);
-  };
-  bytes[offset++] = 0x82;
-  key(keys[0] as string);
-  bytes[offset++] = 0xcf;
-  view.setUint32(offset, Math.floor(ts / 2 ** 32));
-  view.setUint32(offset + 4, ts % 2 ** 32);
-  offset += 8;
-  key(keys[1] as string);
-  bytes[offset++] = 0x82;
-  key(keys[2] as string);
-  bytes[offset++] = 0xce;
-  view.setUint32(offset, sequence);
-  offset += 4;
-  key(keys[3] as string);
-  bytes[offset++] = 0xcb;
-  view.setFloat64(offset, sentMs);
-  offset += 8;
-  return bytes.buffer.slice(0, offset);
-}
-
-function encodeSample(format: NonNullable<Plan['ingest']>['format'], csvTimestampColumn: string, sequence: number, sentMs: number): string | ArrayBuffer {
-  const ts = Math.floor(sentMs);
-  if (format === 'json') return JSON.stringify({ ts, values: { seq: sequence, sent_ms: sentMs } });
-  if (format === 'csv') return `${csvTimestampColumn},seq,sent_ms\n${ts},${sequence},${sentMs}\n`;
-  return msgpackSample(ts, sequence, sentMs);
+  return setupTarget(plan);
 }
 
 export function device(data: SetupData): void {
-  const ingest = plan.ingest as NonNullable<Plan['ingest']>;
-  const stream = data.streams[Number(__ENV.STREAM_INDEX)] as StreamFixture;
-  if (deviceClient === null) {
-    deviceClient = new Client({ client_id: `k6-${stream.id}`, username: stream.id, password: stream.key });
-    deviceClient.on('connect', () => {
-      deviceConnected = true;
-    });
-    deviceClient.connect(stream.brokerUrl);
-  }
-  if (!deviceConnected) {
-    deviceNotConnected.add(1);
-    return;
-  }
-  deviceSequence += 1;
-  deviceClient.publish(stream.topic, encodeSample(ingest.format, ingest.csvTimestampColumn, deviceSequence, Date.now()), { qos: ingest.qos });
-  samplesSent.add(1);
-}
-
-interface LiveSample {
-  type: string;
-  sample?: { ts: number; values: Record<string, number> };
+  deviceIteration(plan, data);
 }
 
 export function subscriber(data: SetupData): void {
-  const ingest = plan.ingest as NonNullable<Plan['ingest']>;
-  const index = exec.scenario.iterationInTest;
-  const stream = data.streams[Math.floor(index / ingest.subscribersPerStream)] as StreamFixture;
-  const subscription = stream.subscribers[index % ingest.subscribersPerStream] as StreamFixture['subscribers'][number];
-  const socket = new WebSocket(`${subscription.wsUrl}?token=${encodeURIComponent(subscription.token)}`);
-  let highest = 0;
-  const missing = new Set<number>();
-  socket.onmessage = (event) => {
-    if (event === undefined) return;
-    for (const message of JSON.parse(String(event.data)) as LiveSample[]) {
-      const values = message.sample?.values;
-      if (message.type !== 'telemetry' || values === undefined) continue;
-      const sequence = values.seq as number;
-      samplesReceived.add(1);
-      sampleLatency.add(Math.max(0, Date.now() - (values.sent_ms as number)));
-      if (sequence > highest) {
-        for (let gap = highest + 1; gap < sequence; gap += 1) missing.add(gap);
-        highest = sequence;
-        sampleLoss.add(false);
-      } else if (missing.delete(sequence)) {
-        samplesReordered.add(1);
-        sampleLoss.add(false);
-      } else samplesDuplicated.add(1);
-    }
-  };
-  setTimeout(() => {
-    // What is still missing below the highest number received is lost (a loss after it shows as sent − received).
-    for (let count = 0; count < missing.size; count += 1) sampleLoss.add(true);
-    socket.close();
-  }, (plan.startSeconds + plan.loadSeconds + plan.drainSeconds) * 1000);
+  subscriberIteration(plan, data);
 }
 
 export function rest(data: SetupData): void {
-  const restPlan = plan.rest as NonNullable<Plan['rest']>;
-  const iteration = exec.scenario.iterationInTest;
-  // Keys in turn, so each key gets exactly its share; operations in turn by weight.
-  const key = data.restKeys[iteration % data.restKeys.length] as string;
-  const call = restPlan.mix[Math.floor(iteration / data.restKeys.length) % restPlan.mix.length] as NonNullable<Plan['rest']>['mix'][number];
-  const path = call.path.replace(/\{(\w+)\}/g, (_whole, name: string) => data.fixtures[name] ?? '');
-  const response = http.request(call.method, `${data.baseUrl}${path}`, call.body, {
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    tags: { operation: call.operation },
-  });
-  const limited = response.status === 429;
-  restRateLimited.add(limited);
-  if (limited) restRateLimitedCount.add(1);
-  restErrors.add(!limited && (response.status < 200 || response.status > 299));
+  restIteration(plan, data);
 }

@@ -24,6 +24,7 @@ function helpText(): string {
     "  --target T         embedded (default: the reference in a child process), mosquitto (Debian's broker,",
     '                     started here), mqtt://host:port (a bare broker), https://host/v2 (a deployment)',
     '  --workers N        driver threads per role (publishers, subscribers; default 2)',
+    '  --warmup N         seconds the devices send at the rate before the measured run (default 2; not counted)',
     '  --report-dir D     where result.json and report.html go (default load-report)',
     ...targetInputs.map(([flag, variable, text]) => `  --${flag.padEnd(16)} ${variable}: ${text}`),
     '',
@@ -39,6 +40,7 @@ async function main(): Promise<number> {
       seconds: { type: 'string' },
       target: { type: 'string' },
       workers: { type: 'string' },
+      warmup: { type: 'string' },
       'report-dir': { type: 'string' },
       ...Object.fromEntries(targetInputs.map(([flag]) => [flag, { type: 'string' as const }])),
     },
@@ -53,6 +55,9 @@ async function main(): Promise<number> {
   const workers = Number(values.workers ?? defaultRunOptions.workersPerRole);
   if (!(Number.isInteger(workers) && workers > 0))
     throw new ScenarioError('--workers must be a positive whole number');
+  const warmupSeconds = Number(values.warmup ?? defaultRunOptions.warmupSeconds);
+  if (!(Number.isInteger(warmupSeconds) && warmupSeconds >= 0))
+    throw new ScenarioError('--warmup must be a whole number of seconds, 0 or more');
   const scenario = loadScenario(positionals[0] as string);
   const resolved = resolveScenario(scenario, seconds);
   const inputs = readTargetInputs(values as Record<string, string | undefined>, process.env);
@@ -64,6 +69,7 @@ async function main(): Promise<number> {
     const result = await runScenario(resolved, target, {
       ...defaultRunOptions,
       workersPerRole: workers,
+      warmupSeconds,
       onSecond: (point, aggregator) => console.log(progressLine(point, aggregator)),
     });
     const summary = summaryText(result);

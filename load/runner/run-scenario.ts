@@ -14,10 +14,17 @@ export interface RunOptions {
   lateAfterMs: number;
   /** How long to wait for the last samples after the devices stop. */
   drainMs: number;
+  /** Seconds the devices send at the rate before the measured run, to warm the path (JIT, connections) up. */
+  warmupSeconds: number;
   onSecond?: (point: TimelinePoint, aggregator: Aggregator) => void;
 }
 
-export const defaultRunOptions: RunOptions = { workersPerRole: 2, lateAfterMs: 10, drainMs: 10_000 };
+export const defaultRunOptions: RunOptions = {
+  workersPerRole: 2,
+  lateAfterMs: 10,
+  drainMs: 10_000,
+  warmupSeconds: 2,
+};
 
 type Final<Type extends Report['type']> = Extract<Report, { type: Type }>;
 
@@ -46,6 +53,7 @@ async function spawnDrivers(
         format: resolved.ingest.format,
         qos: resolved.ingest.qos,
         lateAfterMs: options.lateAfterMs,
+        warmupMs: options.warmupSeconds * 1000,
       });
   }
   if (resolved.rest !== null) {
@@ -109,7 +117,8 @@ export async function runScenario(
       throw new TargetError(`a ${target.label} driver could not connect: ${error.message}`);
     });
     for (const worker of workers) await worker.calibrate();
-    const startAt = clockNow() + 300;
+    // REST drivers start at startAt; devices warm up before it (ingest only).
+    const startAt = clockNow() + 300 + (resolved.ingest === null ? 0 : options.warmupSeconds * 1000);
     const startedAt = new Date(startAt).toISOString();
     for (const worker of workers) worker.send({ type: 'start', startAt });
     const memorySamples: MemorySample[] = [];

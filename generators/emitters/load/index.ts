@@ -8,6 +8,8 @@ import { drainSeconds, k6Scenarios, k6Thresholds, loadSeconds, startSeconds } fr
 import { type K6Plan, loadPlans } from './scenario-plan.js';
 
 const templateFile = 'templates/k6/scenario.k6.ts.hbs';
+/** The module every scenario script imports: metrics, setup and the iterations, once. */
+const helperTemplateFile = 'templates/k6/k6-load.ts.hbs';
 
 /** The CSV layout's timestamp column, as the device channel's CSV message states it (x-csv-layout). */
 function csvTimestampColumn(model: ApiModel): string {
@@ -65,6 +67,8 @@ function facts(plan: K6Plan): string[] {
 
 function render(model: ApiModel, template: HandlebarsTemplateDelegate, plan: K6Plan): GeneratedFile {
   const scriptPlan = {
+    name: plan.name,
+    quality: plan.ingest?.quality ?? '',
     startSeconds,
     loadSeconds: loadSeconds(plan),
     drainSeconds,
@@ -88,7 +92,6 @@ function render(model: ApiModel, template: HandlebarsTemplateDelegate, plan: K6P
     name: plan.name,
     description: plan.description,
     source: plan.source,
-    quality: plan.ingest?.quality ?? '',
     facts: facts(plan),
     plan: JSON.stringify(scriptPlan, null, 2),
     options: JSON.stringify(options, null, 2),
@@ -102,7 +105,11 @@ function emit({ model, config, problems }: EmitContext): GeneratedFile[] {
   const template = Handlebars.compile(readFileSync(path.join(config.rootDir, templateFile), 'utf8'), {
     noEscape: true,
   });
-  return plans.map((plan) => render(model, template, plan));
+  const helper = readFileSync(path.join(config.rootDir, helperTemplateFile), 'utf8');
+  return [
+    { path: 'load/k6-load.ts', content: helper },
+    ...plans.map((plan) => render(model, template, plan)),
+  ];
 }
 
 export const loadEmitter: Emitter = { name: 'load', declare: () => [], emit };

@@ -35,6 +35,8 @@ export interface PublisherSetup {
   format: Format;
   qos: 0 | 1;
   lateAfterMs: number;
+  /** Milliseconds at the rate before `startAt`, with samples the subscribers do not count. */
+  warmupMs: number;
 }
 
 export type Subscription =
