@@ -76,7 +76,8 @@ describe('npm run load', () => {
       '--warmup',
       '1',
     );
-    expect(output).toMatch(/^\s+1s {2}sent \d+\/s {2}recv \d+\/s {2}lost \d+ {2}p99 .+ {2}rest \d+\/s/m);
+    expect(output).toMatch(/^\s+1s {2}sent \d+\/s {2}recv \d+\/s {2}lost \d+ {2}p99 /m);
+    expect(output).toMatch(/^\s+\d+s {2}sent .+ {2}rest \d+\/s {2}rest p99 /m);
     const ingest = result?.ingest;
     const owed = 2 * channelRate('high') * 3;
     // The schedule is sent whole (late if need be), warm-up samples are not counted, and loss is what did not arrive.
@@ -130,5 +131,6 @@ describe('npm run load', () => {
     expect(deadBroker.output).toMatch(
       /^load: a broker mqtt:\/\/127\.0\.0\.1:1 driver could not connect: .*ECONNREFUSED/m,
     );
-  }, 60_000);
+    // Four start-ups of the CLI: slow on a loaded machine.
+  }, 180_000);
 });
