@@ -27,7 +27,7 @@ afterAll(async () => {
 async function startService(environment: Record<string, string>) {
   const service = startServiceProcess(environment);
   running.push(service);
-  const [, baseUrl = ''] = await service.waitFor(/REST API\s+(\S+)/, 40_000);
+  const [, baseUrl = ''] = await service.waitFor(/REST API\s+(\S+)/, 150_000);
   await service.waitFor(/Data\s+\S+/);
   return { service, baseUrl };
 }
@@ -155,5 +155,5 @@ describe('npm start, SIGKILL, npm start again', () => {
     }
     expect(second.service.output()).not.toContain(keyTypes.servicePrefix);
     await second.service.stop('SIGTERM');
-  }, 90_000);
+  }, 400_000);
 });
