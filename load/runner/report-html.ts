@@ -27,7 +27,7 @@ const seconds = result.timeline.map((point) => point.second + 1);
 const width = Math.min(1000, document.body.clientWidth - 40);
 function plot(id, title, series, columns) {
   new uPlot({ title, width, height: 300, scales: { x: { time: false } },
-    series: [{ label: 's' }, ...series], axes: [{ label: 'second' }, {}] },
+    series: [{ label: 's' }, ...series], axes: [{ label: 'second' }, { size: 80 }] },
     [seconds, ...columns], document.getElementById(id));
 }
 plot('latency', 'Publish→receive latency (ms)',
