@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { accountPlanMembers } from '../generated/types/facts.js';
 import { type ApiKeyKind, apiKeyKinds } from './auth/api-keys.js';
 import { isoTime, systemClock } from './clock.js';
+import { openChangeAnnouncer } from './cluster/change-announcer.js';
 import { loadStartOptions } from './config.js';
 import { ConfigError } from './config-error.js';
 import { assertNotRunning } from './data-dir-lock.js';
@@ -106,14 +107,19 @@ async function main(): Promise<void> {
     );
   const options = loadStartOptions(values.config, process.env, process.cwd());
   if (options.postgresUrl === undefined) await assertNotRunning(options.dataDir);
-  const store = await openStore(
+  const opened = await openStore(
     options.postgresUrl === undefined
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
       : { kind: 'postgres', connectionString: options.postgresUrl },
   );
+  // Several nodes (ADR 0023): they hear of revoked and rolled keys through Redis.
+  const announcer =
+    options.redisUrl === undefined ? undefined : await openChangeAnnouncer(options.redisUrl, 'keys-cli');
+  const store = announcer?.wrap(opened) ?? opened;
   try {
     console.log(JSON.stringify(await command(store, values), null, 2));
   } finally {
+    await announcer?.close();
     await store.close();
   }
 }

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { defaultBaseUrl } from '../generated/client/index.js';
 import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
+import { startCluster } from './cluster/cluster.js';
+import { ConfigError } from './config-error.js';
 import { takeLock } from './data-dir-lock.js';
 import { type DeliveryLog, jsonLineLog } from './delivery/delivery-log.js';
 import { startWebhookDelivery } from './delivery/webhook-delivery.js';
@@ -63,6 +65,14 @@ export interface StartOptions {
   allowPrivateWebhookTargets?: boolean;
   /** Where failed delivery attempts are logged (info level); JSON lines on stdout by default. */
   webhookLog?: DeliveryLog;
+  /** Several nodes (ADR 0023): Redis carries the fan-out, device leases, rate windows and cache invalidation. */
+  redisUrl?: string | undefined;
+  /** This node's name in leases and Redis client names; host name and pid by default. */
+  nodeId?: string | undefined;
+  /** With Redis: how long a dead node's streams stay taken (5 s by default). */
+  deviceLeaseMilliseconds?: number | undefined;
+  /** With Redis: how long a cached API key may outlive a change no node heard of (1 s by default). */
+  keyCacheMilliseconds?: number | undefined;
 }
 
 export interface RunningService {
@@ -72,6 +82,8 @@ export interface RunningService {
   dependencies: ServiceDependencies;
   /** Live messages of every stream: ingest publishes, the fan-out and recording listen. */
   bus: FanoutBus;
+  /** With Redis: this node's name among several; null for the single-process service. */
+  nodeId: string | null;
   stop(): Promise<void>;
 }
 
@@ -89,14 +101,28 @@ async function signingKeyIn(dataDir: string): Promise<Uint8Array> {
 
 export async function start(options: StartOptions): Promise<RunningService> {
   const host = options.host ?? '127.0.0.1';
+  if (options.redisUrl !== undefined && options.postgresUrl === undefined)
+    throw new ConfigError(
+      'TELEMETRY_REDIS_URL (several nodes) needs TELEMETRY_POSTGRES_URL: the embedded store is one process’s',
+    );
   await mkdir(options.dataDir, { recursive: true });
   const releaseLock = options.postgresUrl === undefined ? await takeLock(options.dataDir) : async () => {};
-  const store = await openStore(
+  const openedStore = await openStore(
     options.postgresUrl === undefined
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
       : { kind: 'postgres', connectionString: options.postgresUrl },
   );
-  const clock = await persistentClock(store, options.timeScale ?? 1);
+  const clock = await persistentClock(openedStore, options.timeScale ?? 1);
+  const cluster =
+    options.redisUrl === undefined
+      ? undefined
+      : await startCluster({
+          ...options,
+          redisUrl: options.redisUrl,
+          clock,
+          timeScale: options.timeScale ?? 1,
+        });
+  const store = cluster?.cached(openedStore) ?? openedStore;
   const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
   const streamLifecycle = new StreamLifecycleEvents();
@@ -106,7 +132,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     signingKey,
     urls: { baseUrl: '', authUrl: '', mqttBroker: '', wsUrl: '' },
     accessTokens: new AccessTokens(signingKey, clock),
-    rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+    rateLimiter:
+      cluster?.rateLimiter ?? new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     addressLimit: newAddressLimit(
       new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
       options.addressRequestsPerWindow,
@@ -116,8 +143,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
     webhookTargets,
   };
   // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
-  const bus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
-  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus });
+  const bus = cluster?.bus ?? new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
+  const leases = cluster?.leases;
+  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus, leases });
+  cluster?.sweep(() => ingest.sessions.recover());
   // --- end of the live data plane ---
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
@@ -163,6 +192,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     seeded,
     dependencies,
     bus,
+    nodeId: cluster?.nodeId ?? null,
     async stop() {
       // Devices first, so their streams are idle (and device.offline written) before the store closes.
       await ingest.close();
@@ -171,6 +201,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
       await Promise.all([apps.api.close(), apps.auth.close()]);
       await bus.close();
       await delivery.stop();
+      await cluster?.close();
       await store.close();
       await releaseLock();
     },

@@ -4,6 +4,7 @@ import type { FanoutBus } from '../fanout/fanout-bus.js';
 import type { Store } from '../storage/store.js';
 import { DeviceConnection } from './device-connection.js';
 import { DeviceErrorReporter } from './device-error-reporter.js';
+import type { StreamLeases } from './stream-leases.js';
 import { StreamSessions } from './stream-sessions.js';
 
 export interface IngestServerOptions {
@@ -14,6 +15,8 @@ export interface IngestServerOptions {
   /** The service clock: timestamps of sessions and events. Ingest's own timers run on wall time. */
   clock: Clock;
   bus: FanoutBus;
+  /** Several nodes sharing the store: device leases across them (ADR 0023). */
+  leases?: StreamLeases | undefined;
   /** Failures that are the service's, not a device's (a store write that failed). */
   onFailure?: (error: unknown) => void;
 }
@@ -49,7 +52,7 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
  */
 export async function startIngestServer(options: IngestServerOptions): Promise<IngestServer> {
   const onFailure = options.onFailure ?? ((error: unknown) => console.error('ingest:', error));
-  const sessions = new StreamSessions(options.store, options.clock, options.bus);
+  const sessions = new StreamSessions(options.store, options.clock, options.bus, options.leases);
   await sessions.recover();
   const errors = new DeviceErrorReporter(options.store, options.clock, onFailure);
   const context = { store: options.store, sessions, errors, bus: options.bus, onFailure };
