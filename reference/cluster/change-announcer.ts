@@ -12,14 +12,19 @@ export async function openChangeAnnouncer(
   name: string,
 ): Promise<{ wrap(store: Store): Store; close(): Promise<void> }> {
   const redis = await openRedisConnections(redisUrl, name);
+  const sent: Promise<unknown>[] = [];
   return {
     wrap: (store) =>
       cachedStore(store, newStoreCaches(1), (change) => {
-        redis.commands
+        const publishing = redis.commands
           .publish(redisKeys.invalidationChannel, JSON.stringify({ from: name, change }))
           .catch((error: Error) => console.error('cache invalidation (redis):', error.message));
+        sent.push(publishing);
       }),
-    // QUIT goes after the publishes already queued, so every announcement has left before this resolves.
-    close: () => redis.close(),
+    // Auto-pipelined publishes wait for the next tick while QUIT leaves at once: every announcement is awaited first.
+    async close() {
+      await Promise.all(sent);
+      await redis.close();
+    },
   };
 }
