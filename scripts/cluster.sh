@@ -41,7 +41,7 @@ for index in $(seq 1 "$nodes"); do
     node_modules/.bin/tsx reference/main.ts --node-id "node-$index" >"$log" 2>&1 &
   pids+=("$!")
   # Nodes start one after another: the first one creates the schema, the signing key and the seeded credentials.
-  until grep -q '^Node ' "$log"; do
+  until grep -qs '^Node ' "$log"; do
     kill -0 "${pids[-1]}" 2>/dev/null || { cat "$log"; exit 1; }
     sleep 0.2
   done
