@@ -5,18 +5,21 @@ import { redisKeys } from './redis-keys.js';
 
 type Listener = (message: LiveMessage) => void;
 
-/** INCR and PUBLISH in one script: Redis runs it atomically, so `seq` rises in the order every subscriber sees. */
-const publishScript = `local seq = redis.call('INCR', KEYS[1])
-redis.call('PUBLISH', KEYS[2], seq .. '\\n' .. ARGV[1])
-return seq`;
+/**
+ * INCRBY and PUBLISH in one script: Redis runs it atomically, so a batch of ARGV[1] messages gets the contiguous
+ * `seq`s first..last in the order every subscriber sees. The payload is `<first seq>\n<JSON array>`.
+ */
+const publishScript = `local last = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('PUBLISH', KEYS[2], (last - ARGV[1] + 1) .. '\\n' .. ARGV[2])
+return last`;
 
 type SequencingRedis = Redis & {
-  publishLive(sequenceKey: string, channel: string, payload: string): Promise<number>;
+  publishLive(sequenceKey: string, channel: string, count: number, payload: string): Promise<number>;
 };
 
 /**
  * The fan-out bus across nodes (ADR 0023) on Redis pub/sub. A stream's `seq` is a Redis counter, incremented by the
- * same script that publishes, so every node numbers a stream's messages alike and in one order even when two nodes
+ * same script that publishes (a stream's messages of one event-loop turn go as one batch, one script call), so every node numbers a stream's messages alike and in one order even when two nodes
  * publish to it (ingest on the device's node, subscriber counts on every node). Listeners of one stream hear it from
  * Redis, their own node's messages included, so all of them see the same order. `subscribeAll` (recording) hears
  * only the messages published on this node, synchronously: the node holding a stream's device records it, and
@@ -28,6 +31,9 @@ export class RedisFanoutBus implements FanoutBus {
   readonly #local = new Map<string, number>();
   readonly #everyStream = new Set<Listener>();
   readonly #handlers = new Map<string, { handler: (raw: string) => void; listeners: Set<Listener> }>();
+  /** What this event-loop turn published, per stream: sent as one batch (one script call) in the next turn. */
+  readonly #outbox = new Map<string, string[]>();
+  #flushScheduled = false;
 
   constructor(
     commands: Redis,
@@ -44,11 +50,25 @@ export class RedisFanoutBus implements FanoutBus {
     this.#local.set(message.streamId, localSeq);
     const sequenced = { ...message, seq: localSeq } as LiveMessage;
     for (const listener of this.#everyStream) this.#call(listener, sequenced);
-    const { streamId } = message;
-    this.#redis
-      .publishLive(redisKeys.sequence(streamId), redisKeys.liveChannel(streamId), JSON.stringify(message))
-      .catch(this.onError);
+    const batch = this.#outbox.get(message.streamId);
+    if (batch === undefined) this.#outbox.set(message.streamId, [JSON.stringify(message)]);
+    else batch.push(JSON.stringify(message));
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    }
     return sequenced;
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    for (const [streamId, batch] of this.#outbox) {
+      const payload = `[${batch.join(',')}]`;
+      this.#redis
+        .publishLive(redisKeys.sequence(streamId), redisKeys.liveChannel(streamId), batch.length, payload)
+        .catch(this.onError);
+    }
+    this.#outbox.clear();
   }
 
   subscribe(streamId: string, listener: Listener): () => void {
@@ -82,6 +102,7 @@ export class RedisFanoutBus implements FanoutBus {
   }
 
   async close(): Promise<void> {
+    this.#flush();
     for (const [streamId, { handler }] of this.#handlers)
       this.subscriptions.remove(redisKeys.liveChannel(streamId), handler);
     this.#handlers.clear();
@@ -90,9 +111,13 @@ export class RedisFanoutBus implements FanoutBus {
 
   #deliver(raw: string, listeners: Set<Listener>): void {
     const newline = raw.indexOf('\n');
-    const message = JSON.parse(raw.slice(newline + 1)) as LiveMessage;
-    message.seq = Number(raw.slice(0, newline));
-    for (const listener of listeners) this.#call(listener, message);
+    const messages = JSON.parse(raw.slice(newline + 1)) as LiveMessage[];
+    let seq = Number(raw.slice(0, newline));
+    for (const message of messages) {
+      message.seq = seq;
+      seq += 1;
+      for (const listener of listeners) this.#call(listener, message);
+    }
   }
 
   #call(listener: Listener, message: LiveMessage): void {
