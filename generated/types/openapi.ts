@@ -875,7 +875,7 @@ export interface components {
          *     }
          */
         List: {
-            /** @description Items of the resource, newest first. */
+            /** @description Items of the resource, newest first; each list schema that uses this envelope names the item type. */
             data: unknown[];
             /** @description More pages exist in the direction being paged. */
             hasMore: boolean;
@@ -1014,8 +1014,8 @@ export interface components {
          *     }
          */
         RecordList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Record"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * RecordStatus
          * @description The state of a record inside a report.
@@ -1164,8 +1164,8 @@ export interface components {
          *     }
          */
         ReportList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Report"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * ReportStatus
          * @description The state of a report.
@@ -1243,8 +1243,8 @@ export interface components {
          *     }
          */
         StreamList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Stream"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * StreamProperties
          * @description The fields every representation of a stream shares. `streamKey` is not among them; it appears only in the creation response.
@@ -1670,8 +1670,8 @@ export interface components {
          *     }
          */
         WebhookDeliveryList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["WebhookDelivery"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * WebhookEvent
          * @description Any event a webhook delivery can carry, told apart by `type`.
@@ -1694,8 +1694,8 @@ export interface components {
          *     }
          */
         WebhookList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Webhook"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * WebhookProperties
          * @description The fields every representation of a webhook shares. `signingSecret` is not among them; it appears only in the creation response.

@@ -6052,7 +6052,7 @@ return errors === 0;
 validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateList = validate56;
-const schema100 = {"type":"object","required":["object","data","hasMore","nextCursor"],"properties":{"object":{"type":"string","const":"list"},"data":{"type":"array"},"hasMore":{"type":"boolean"},"nextCursor":{"type":["string","null"]}}};
+const schema100 = {"type":"object","required":["object","data","hasMore","nextCursor"],"properties":{"object":{"type":"string","const":"list"},"data":{"type":"array","items":true},"hasMore":{"type":"boolean"},"nextCursor":{"type":["string","null"]}}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6091,9 +6091,11 @@ var valid0 = true;
 if(valid0){
 if(data.data !== undefined){
 const _errs3 = errors;
+if(errors === _errs3){
 if(!(Array.isArray(data.data))){
 validate56.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
 }
 var valid0 = _errs3 === errors;
 }
@@ -7465,7 +7467,7 @@ return errors === 0;
 validate69.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateRecordList = validate70;
-const schema124 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Record"}}},"unevaluatedProperties":false};
+const schema124 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Record"}}},"unevaluatedProperties":false};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7477,8 +7479,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -7488,7 +7490,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate70.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7497,31 +7499,33 @@ if("list" !== data0){
 validate70.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate70.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate70.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -7529,12 +7533,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate70.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -7551,25 +7555,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate68(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate70.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -7583,6 +7599,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate70.errors = vErrors;
@@ -8074,7 +8095,7 @@ return errors === 0;
 validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateReportList = validate82;
-const schema136 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Report"}}},"unevaluatedProperties":false};
+const schema136 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Report"}}},"unevaluatedProperties":false};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8086,8 +8107,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -8097,7 +8118,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate82.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8106,31 +8127,33 @@ if("list" !== data0){
 validate82.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate82.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate82.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -8138,12 +8161,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate82.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -8160,25 +8183,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate74(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate82.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -8192,6 +8227,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate82.errors = vErrors;
@@ -8349,7 +8389,7 @@ return errors === 0;
 validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateStreamList = validate90;
-const schema143 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Stream"}}},"unevaluatedProperties":false};
+const schema143 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Stream"}}},"unevaluatedProperties":false};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8361,8 +8401,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -8372,7 +8412,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate90.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8381,31 +8421,33 @@ if("list" !== data0){
 validate90.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate90.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate90.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -8413,12 +8455,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -8435,25 +8477,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate87(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate90.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -8467,6 +8521,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate90.errors = vErrors;
@@ -11383,7 +11442,7 @@ return errors === 0;
 validate114.evaluated = {"props":{"Content-Type":true,"Service-Signature":true,"Service-Event":true,"Service-Delivery-Id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookDeliveryList = validate115;
-const schema187 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/WebhookDelivery"}}},"unevaluatedProperties":false};
+const schema187 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}},"unevaluatedProperties":false};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11395,8 +11454,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -11406,7 +11465,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate115.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -11415,31 +11474,33 @@ if("list" !== data0){
 validate115.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate115.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate115.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -11447,12 +11508,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate115.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -11469,25 +11530,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate113(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate115.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -11501,6 +11574,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate115.errors = vErrors;
@@ -11826,7 +11904,7 @@ return errors === 0;
 validate129.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookList = validate130;
-const schema192 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Webhook"}}},"unevaluatedProperties":false};
+const schema192 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Webhook"}}},"unevaluatedProperties":false};
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11838,8 +11916,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -11849,7 +11927,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate130.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -11858,31 +11936,33 @@ if("list" !== data0){
 validate130.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate130.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -11890,12 +11970,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate130.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -11912,25 +11992,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate111(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate130.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -11944,6 +12036,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate130.errors = vErrors;
