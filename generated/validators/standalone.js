@@ -591,9 +591,9 @@ return errors === 0;
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCreateRecordRequest = validate24;
-const schema40 = {"type":"object","required":["samples"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"samples":{"type":"array","minItems":1,"maxItems":10000,"items":{"$ref":"#/components/schemas/TelemetrySample"}}}};
+const schema40 = {"type":"object","required":["samples"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"samples":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/components/schemas/TelemetrySample"}}}};
 const schema41 = {"type":"string","minLength":1,"maxLength":200};
-const schema42 = {"type":"object","required":["ts","values"],"additionalProperties":false,"properties":{"ts":{"type":"integer","minimum":0},"values":{"type":"object","minProperties":1,"maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},"additionalProperties":{"type":"number"}}}};
+const schema42 = {"type":"object","required":["ts","values"],"additionalProperties":false,"properties":{"ts":{"type":"integer","minimum":0},"values":{"type":"object","minProperties":1,"maxProperties":64,"propertyNames":{"maxLength":64,"pattern":"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},"additionalProperties":{"type":"number"}}}};
 const pattern10 = new RegExp("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -656,8 +656,8 @@ let data1 = data.samples;
 const _errs5 = errors;
 if(errors === _errs5){
 if(Array.isArray(data1)){
-if(data1.length > 10000){
-validate24.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+if(data1.length > 1000){
+validate24.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -728,8 +728,8 @@ else {
 for(const key2 in data4){
 const _errs15 = errors;
 if(typeof key2 === "string"){
-if(!pattern10.test(key2)){
-const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(func1(key2) > 64){
+const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -738,15 +738,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid5 = _errs15 === errors;
-if(!valid5){
-const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+else {
+if(!pattern10.test(key2)){
+const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid5 = _errs15 === errors;
+if(!valid5){
+const err2 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate24.errors = vErrors;
@@ -6316,8 +6328,8 @@ else {
 for(const key2 in data6){
 const _errs20 = errors;
 if(typeof key2 === "string"){
-if(!pattern10.test(key2)){
-const err0 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(func1(key2) > 64){
+const err0 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6326,15 +6338,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid5 = _errs20 === errors;
-if(!valid5){
-const err1 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+else {
+if(!pattern10.test(key2)){
+const err1 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid5 = _errs20 === errors;
+if(!valid5){
+const err2 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate58.errors = vErrors;
@@ -7276,8 +7300,8 @@ else {
 for(const key2 in data11){
 const _errs31 = errors;
 if(typeof key2 === "string"){
-if(!pattern10.test(key2)){
-const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(func1(key2) > 64){
+const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7286,15 +7310,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid7 = _errs31 === errors;
-if(!valid7){
-const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+else {
+if(!pattern10.test(key2)){
+const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid7 = _errs31 === errors;
+if(!valid7){
+const err2 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate68.errors = vErrors;
@@ -9164,8 +9200,8 @@ else {
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern10.test(key1)){
-const err0 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key1};
+if(func1(key1) > 64){
+const err0 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9174,15 +9210,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+else {
+if(!pattern10.test(key1)){
+const err1 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+const err2 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate102.errors = vErrors;
@@ -10077,8 +10125,8 @@ else {
 for(const key2 in data4){
 const _errs15 = errors;
 if(typeof key2 === "string"){
-if(!pattern10.test(key2)){
-const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(func1(key2) > 64){
+const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10087,15 +10135,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid5 = _errs15 === errors;
-if(!valid5){
-const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+else {
+if(!pattern10.test(key2)){
+const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid5 = _errs15 === errors;
+if(!valid5){
+const err2 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate108.errors = vErrors;
