@@ -875,7 +875,7 @@ export interface components {
          *     }
          */
         List: {
-            /** @description Items of the resource, newest first. */
+            /** @description Items of the resource, newest first; each list schema that uses this envelope names the item type. */
             data: unknown[];
             /** @description More pages exist in the direction being paged. */
             hasMore: boolean;
@@ -1014,8 +1014,8 @@ export interface components {
          *     }
          */
         RecordList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Record"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * RecordStatus
          * @description The state of a record inside a report.
@@ -1164,8 +1164,8 @@ export interface components {
          *     }
          */
         ReportList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Report"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * ReportStatus
          * @description The state of a report.
@@ -1243,8 +1243,8 @@ export interface components {
          *     }
          */
         StreamList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Stream"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * StreamProperties
          * @description The fields every representation of a stream shares. `streamKey` is not among them; it appears only in the creation response.
@@ -1670,8 +1670,8 @@ export interface components {
          *     }
          */
         WebhookDeliveryList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["WebhookDelivery"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * WebhookEvent
          * @description Any event a webhook delivery can carry, told apart by `type`.
@@ -1694,8 +1694,8 @@ export interface components {
          *     }
          */
         WebhookList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Webhook"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * WebhookProperties
          * @description The fields every representation of a webhook shares. `signingSecret` is not among them; it appears only in the creation response.
@@ -1791,6 +1791,16 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
+            /** @description Missing or invalid parameter: `invalid_request_error` with `param`. */
+            400: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No valid API key or token: `authentication_error` with `missing_token`, `invalid_token`, `token_expired` or `key_revoked`. */
             401: {
                 headers: {
@@ -1813,6 +1823,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -1820,6 +1840,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1882,6 +1912,26 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     oauthConsent: {
@@ -1914,6 +1964,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many wrong API keys from this client address (`x-rate-limit.perAddress`); shown as a page. */
             429: {
                 headers: {
@@ -1922,6 +1982,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1967,6 +2037,16 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many failed attempts from this client address (`x-rate-limit.perAddress`); an RFC 6749 body. */
             429: {
                 headers: {
@@ -1975,6 +2055,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2037,6 +2127,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2044,6 +2144,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2119,6 +2229,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2126,6 +2256,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2209,6 +2349,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2216,6 +2366,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2299,6 +2459,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2306,6 +2486,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,8 +2583,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -2410,6 +2620,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,6 +2698,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2485,6 +2715,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2572,6 +2812,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2579,6 +2829,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,8 +2926,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -2683,6 +2963,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2767,6 +3057,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2774,6 +3074,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2858,8 +3168,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -2875,6 +3205,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,8 +3303,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -2980,6 +3340,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3064,8 +3434,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -3081,6 +3471,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3157,6 +3557,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3164,6 +3574,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3239,6 +3659,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3246,6 +3686,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3329,6 +3779,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3336,6 +3796,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3419,8 +3889,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -3436,6 +3926,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,8 +4023,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -3540,6 +4060,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3627,6 +4157,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3634,6 +4184,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3709,6 +4269,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3716,6 +4286,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +4371,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3798,6 +4398,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3881,6 +4491,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3888,6 +4508,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3971,6 +4601,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3978,6 +4628,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,6 +4725,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4072,6 +4742,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4156,6 +4836,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4163,6 +4863,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4246,6 +4956,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4253,6 +4983,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,6 +5076,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4343,6 +5103,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
