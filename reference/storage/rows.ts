@@ -61,6 +61,15 @@ export interface RecordRow {
   publishedAt: string | null;
 }
 
+/** A published record as the public feed shows it: no samples, only their count. */
+export interface PublishedRecordRow {
+  id: string;
+  title: string | null;
+  sampleCount: number;
+  createdAt: string;
+  publishedAt: string;
+}
+
 export interface WebhookRow {
   id: string;
   accountId: string;
