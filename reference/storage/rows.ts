@@ -119,7 +119,8 @@ export interface OAuthClientRow {
   id: string;
   accountId: string;
   name: string;
-  secretHash: string;
+  /** Null for a public client (one that cannot keep a secret: it must use PKCE). */
+  secretHash: string | null;
   redirectUris: string[];
   createdAt: string;
 }
