@@ -14,7 +14,14 @@ import { openChangeAnnouncer } from './cluster/change-announcer.js';
 import { loadStartOptions } from './config.js';
 import { ConfigError } from './config-error.js';
 import { assertNotRunning } from './data-dir-lock.js';
-import { createAccount, createApiKey, createOAuthClient, localDefaultRegion, type Plan } from './seed.js';
+import {
+  createAccount,
+  createApiKey,
+  createOAuthClient,
+  createPublicOAuthClient,
+  localDefaultRegion,
+  type Plan,
+} from './seed.js';
 import { openStore } from './storage/open-store.js';
 import type { Store } from './storage/store.js';
 
@@ -26,6 +33,7 @@ type Options = {
   key?: string;
   name?: string;
   'redirect-uri'?: string[];
+  public?: boolean;
 };
 const clock = systemClock();
 
@@ -77,7 +85,7 @@ const commands: Record<string, (store: Store, options: Options) => Promise<unkno
       };
     }),
   'clients create': (store, options) =>
-    createOAuthClient(
+    (options.public ? createPublicOAuthClient : createOAuthClient)(
       store,
       clock,
       required(options.account, 'account'),
@@ -86,10 +94,23 @@ const commands: Record<string, (store: Store, options: Options) => Promise<unkno
     ),
 };
 
+const usage = `npm run keys -- <command> [options]: accounts, API keys and OAuth clients of a reference service's data.
+  accounts create --plan <plan> [--region <region>]
+  accounts list
+  keys create --account <id> --kind <secret|publishable>
+  keys list --account <id>
+  keys roll --key <key id>
+  keys revoke --key <key id>
+  clients create --account <id> --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...] [--public]
+--config <file> and the TELEMETRY_* variables choose the data, as for npm start; stop the service first when it
+uses the embedded database. --public registers a client without a secret, which must use PKCE.`;
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
+      help: { type: 'boolean', short: 'h' },
+      public: { type: 'boolean' },
       config: { type: 'string' },
       plan: { type: 'string' },
       region: { type: 'string' },
@@ -100,10 +121,14 @@ async function main(): Promise<void> {
       'redirect-uri': { type: 'string', multiple: true },
     },
   });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
   const command = commands[positionals.join(' ')];
   if (command === undefined)
     throw new ConfigError(
-      `unknown command "${positionals.join(' ')}"; one of: ${Object.keys(commands).join(', ')}`,
+      `unknown command "${positionals.join(' ')}"; one of: ${Object.keys(commands).join(', ')} (--help explains them)`,
     );
   const options = loadStartOptions(values.config, process.env, process.cwd());
   if (options.postgresUrl === undefined) await assertNotRunning(options.dataDir);

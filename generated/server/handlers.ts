@@ -814,7 +814,7 @@ export interface OauthTokenInput {
 export type OauthTokenReply =
   | { status: 200; body: OauthTokenResponses['200']; headers?: { 'Cache-Control'?: string; }; }
   | { status: 400; body: OauthTokenResponses['400']; }
-  | { status: 401; body: OauthTokenResponses['401']; }
+  | { status: 401; body: OauthTokenResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 408; body: OauthTokenResponses['408']; }
   | { status: 429; body: OauthTokenResponses['429']; headers?: { 'Retry-After'?: number; }; }
   | { status: 431; body: OauthTokenResponses['431']; };

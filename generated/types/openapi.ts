@@ -1481,7 +1481,7 @@ export interface components {
         Title: string;
         /**
          * TokenRequest
-         * @description Form fields of `POST {auth_url}/oauth/token`: an authorization code exchange or a refresh.
+         * @description Form fields of `POST {auth_url}/oauth/token`: an authorization code exchange or a refresh. The client authenticates with HTTP Basic (`client_secret_basic`, RFC 6749 section 2.3.1) or with `client_id` and `client_secret` in the form, never both in one request (section 2.3).
          * @example {
          *       "grant_type": "authorization_code",
          *       "code": "ac_Q8v2Lm7Xt4Nk9Rb3",
@@ -1491,18 +1491,19 @@ export interface components {
          *     }
          */
         TokenRequest: {
-            client_id: string;
-            client_secret: string;
+            client_id?: string;
+            /** @description Required of a confidential client unless it authenticates with HTTP Basic; a public client sends client_id alone. */
+            client_secret?: string;
             code: string;
-            /** @description PKCE verifier (RFC 7636); required when the authorization request had a code_challenge. */
+            /** @description PKCE verifier (RFC 7636); required when the authorization request had a code_challenge, refused when it had none (a PKCE downgrade, RFC 9700 section 2.1.1). */
             code_verifier?: string;
             /** @constant */
             grant_type: "authorization_code";
             /** Format: uri */
             redirect_uri: string;
         } | {
-            client_id: string;
-            client_secret: string;
+            client_id?: string;
+            client_secret?: string;
             /** @constant */
             grant_type: "refresh_token";
             refresh_token: string;
@@ -2031,6 +2032,7 @@ export interface operations {
             /** @description An RFC 6749 invalid_client error. */
             401: {
                 headers: {
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {

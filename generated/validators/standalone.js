@@ -9351,7 +9351,7 @@ return errors === 0;
 validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateTokenRequest = validate105;
-const schema161 = {"oneOf":[{"type":"object","required":["grant_type","code","redirect_uri","client_id","client_secret"],"properties":{"grant_type":{"type":"string","const":"authorization_code"},"code":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1},"code_verifier":{"type":"string","pattern":"^[A-Za-z0-9._~-]{43,128}$"}}},{"type":"object","required":["grant_type","refresh_token","client_id","client_secret"],"properties":{"grant_type":{"type":"string","const":"refresh_token"},"refresh_token":{"type":"string","pattern":"^rt_[A-Za-z0-9]{16,128}$"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}}}]};
+const schema161 = {"oneOf":[{"type":"object","required":["grant_type","code","redirect_uri"],"properties":{"grant_type":{"type":"string","const":"authorization_code"},"code":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1},"code_verifier":{"type":"string","pattern":"^[A-Za-z0-9._~-]{43,128}$"}}},{"type":"object","required":["grant_type","refresh_token"],"properties":{"grant_type":{"type":"string","const":"refresh_token"},"refresh_token":{"type":"string","pattern":"^rt_[A-Za-z0-9]{16,128}$"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}}}]};
 const pattern65 = new RegExp("^[A-Za-z0-9._~-]{43,128}$", "u");
 const pattern66 = new RegExp("^rt_[A-Za-z0-9]{16,128}$", "u");
 
@@ -9372,7 +9372,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.grant_type === undefined) && (missing0 = "grant_type")) || ((data.code === undefined) && (missing0 = "code"))) || ((data.redirect_uri === undefined) && (missing0 = "redirect_uri"))) || ((data.client_id === undefined) && (missing0 = "client_id"))) || ((data.client_secret === undefined) && (missing0 = "client_secret"))){
+if((((data.grant_type === undefined) && (missing0 = "grant_type")) || ((data.code === undefined) && (missing0 = "code"))) || ((data.redirect_uri === undefined) && (missing0 = "redirect_uri"))){
 const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -9612,7 +9612,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((((data.grant_type === undefined) && (missing1 = "grant_type")) || ((data.refresh_token === undefined) && (missing1 = "refresh_token"))) || ((data.client_id === undefined) && (missing1 = "client_id"))) || ((data.client_secret === undefined) && (missing1 = "client_secret"))){
+if(((data.grant_type === undefined) && (missing1 = "grant_type")) || ((data.refresh_token === undefined) && (missing1 = "refresh_token"))){
 const err14 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err14];
