@@ -53,8 +53,12 @@ export class Dispatcher {
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
   #woken = false;
+  /** A retry this process scheduled has fallen due: claim at once, even for a few free slots. */
+  #retryDue = false;
   #cancelTimer: (() => void) | null = null;
   #timerAt = Number.POSITIVE_INFINITY;
+  /** Due times (service clock) of the retries this process scheduled, earliest first. */
+  readonly #dueTimes: number[] = [];
 
   constructor(options: DispatcherOptions) {
     this.#options = {
@@ -101,8 +105,10 @@ export class Dispatcher {
     while (this.#running) {
       const free = this.#options.maxInFlight - this.#inFlight.size;
       // Claim in batches, not for every freed slot: each claim is a query, and PGlite runs queries on this thread.
-      const worthClaiming = free >= this.#options.batchSize / 2 || this.#inFlight.size === 0;
+      const worthClaiming =
+        free >= this.#options.batchSize / 2 || this.#inFlight.size === 0 || this.#retryDue;
       const wanted = worthClaiming ? Math.min(free, this.#options.batchSize) : 0;
+      if (wanted > 0) this.#retryDue = false;
       let claimed: ClaimedDelivery[] = [];
       if (wanted > 0) {
         try {
@@ -183,15 +189,25 @@ export class Dispatcher {
 
   /** Keeps one timer, for the earliest retry this process knows of, so retries go out on time between polls. */
   #wakeAt(dueAt: number): void {
-    if (dueAt >= this.#timerAt || !this.#running) return;
+    if (!this.#running) return;
+    const index = this.#dueTimes.findIndex((time) => time > dueAt);
+    this.#dueTimes.splice(index === -1 ? this.#dueTimes.length : index, 0, dueAt);
+    if (dueAt < this.#timerAt) this.#armTimer();
+  }
+
+  #armTimer(): void {
     this.#cancelTimer?.();
-    this.#timerAt = dueAt;
+    this.#cancelTimer = null;
+    this.#timerAt = this.#dueTimes[0] ?? Number.POSITIVE_INFINITY;
+    if (this.#timerAt === Number.POSITIVE_INFINITY || !this.#running) return;
     // One wall-clock millisecond late rather than early: a timer rounded down would find nothing due yet.
-    const delay = dueAt - this.#options.clock.now() + this.#options.clock.scale;
+    const delay = this.#timerAt - this.#options.clock.now() + this.#options.clock.scale;
     this.#cancelTimer = this.#options.clock.schedule(() => {
-      this.#timerAt = Number.POSITIVE_INFINITY;
-      this.#cancelTimer = null;
+      const now = this.#options.clock.now();
+      while ((this.#dueTimes[0] ?? Number.POSITIVE_INFINITY) <= now) this.#dueTimes.shift();
+      this.#retryDue = true;
       this.wake();
+      this.#armTimer();
     }, delay);
   }
 
