@@ -12,8 +12,8 @@ export class SendGate {
     this.#limit = limit;
   }
 
-  /** Runs `send` now or once a send of the same webhook ends. */
-  run(webhookId: string, send: () => Promise<void>): Promise<void> {
+  /** Runs `send` now or once a send of the same webhook ends; `first` (a due retry) goes ahead of the queue. */
+  run(webhookId: string, send: () => Promise<void>, first = false): Promise<void> {
     return new Promise((resolve) => {
       const start = () => {
         this.#sending.set(webhookId, (this.#sending.get(webhookId) ?? 0) + 1);
@@ -26,6 +26,7 @@ export class SendGate {
       else {
         const queue = this.#waiting.get(webhookId);
         if (queue === undefined) this.#waiting.set(webhookId, [start]);
+        else if (first) queue.unshift(start);
         else queue.push(start);
       }
     });
