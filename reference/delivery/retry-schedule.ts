@@ -12,7 +12,7 @@ const retryDelaysSeconds: readonly number[] = apiPolicies.webhookDelivery.retryD
 export function outcomeOf(
   claimed: ClaimedDelivery,
   result: AttemptResult,
-  timing: { attemptedAt: number; finishedAt: number; claimToken: string },
+  timing: { attemptedAt: number; finishedAt: number; claimToken: string | null },
 ): DeliveryOutcome {
   const attempt = {
     attemptedAt: new Date(timing.attemptedAt).toISOString(),

@@ -41,6 +41,7 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
     clock: options.clock,
     sender,
     log: options.log,
+    soleOwner: options.soleOwner ?? false,
     ...options.tuning,
   });
   dispatcher.start();

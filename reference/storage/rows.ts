@@ -167,7 +167,8 @@ export interface ClaimedDelivery {
 /** The result of one attempt, applied only if the dispatcher that made it still holds the lease. */
 export interface DeliveryOutcome {
   id: string;
-  claimToken: string;
+  /** Null for a delivery claimed without a lease (the store's only dispatcher): applied while it is still pending. */
+  claimToken: string | null;
   status: 'pending' | 'delivered' | 'undelivered';
   attempt: DeliveryAttempt;
   nextAttemptAt: string | null;

@@ -54,7 +54,10 @@ export interface ResourceTable<
 /** What a dispatcher asks of `deliveries.claim`; times on the service clock. */
 export interface ClaimRequest {
   now: string;
-  leaseUntil: string;
+  /** Until when the claimed deliveries are leased; null when the caller is the store's only dispatcher (no lease). */
+  leaseUntil: string | null;
+  /** Without a lease: the deliveries the caller has in flight, left out of the claim. */
+  held: readonly string[];
   limit: number;
   /** At most this many deliveries of one webhook in flight at once, counting `inFlightPerWebhook`. */
   perWebhook: number;
