@@ -10,6 +10,7 @@ import { startWebhookDelivery } from './delivery/webhook-delivery.js';
 import type { FanoutBus } from './fanout/fanout-bus.js';
 import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
 import { LiveFeedServer } from './fanout/live-feed-server.js';
+import type { ReferenceFaults } from './faults.js';
 import { newAddressLimit } from './http/address-limit.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
@@ -63,6 +64,8 @@ export interface StartOptions {
   allowPrivateWebhookTargets?: boolean;
   /** Where failed delivery attempts are logged (info level); JSON lines on stdout by default. */
   webhookLog?: DeliveryLog;
+  /** Test-only broken behaviour (reference/faults.ts); off by default, and `npm start` cannot set it. */
+  faults?: ReferenceFaults;
 }
 
 export interface RunningService {
@@ -117,7 +120,14 @@ export async function start(options: StartOptions): Promise<RunningService> {
   };
   // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
   const bus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
-  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus });
+  const ingest = await startIngestServer({
+    host,
+    port: options.mqttPort ?? 0,
+    store,
+    clock,
+    bus,
+    faults: options.faults,
+  });
   // --- end of the live data plane ---
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
@@ -137,7 +147,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     corsOrigins: options.corsOrigins,
   });
   // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
-  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
+  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus, faults: options.faults });
   liveFeed.attach(apps.api.server);
   streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
   const recorder = new StreamRecorder({ store, clock, bus });
@@ -157,6 +167,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     policy: webhookTargets,
     log: options.webhookLog ?? jsonLineLog(),
     soleOwner: options.postgresUrl === undefined,
+    faults: options.faults,
   });
   return {
     urls: dependencies.urls,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { apiPolicies } from '../../generated/types/facts.js';
 import type { Clock } from '../clock.js';
+import type { DeliveryFaults } from '../faults.js';
 import type { ClaimedDelivery } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
+import { faultyRetryDelays, signingTime } from './delivery-faults.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { outcomeOf } from './retry-schedule.js';
 import type { Sender } from './sender.js';
@@ -24,6 +26,8 @@ export interface DispatcherOptions {
   idlePollMs?: number;
   /** How long stop() lets sends in flight finish before releasing their leases, in wall-clock milliseconds. */
   stopGraceMs?: number;
+  /** Test-only faults (reference/faults.ts); none by default. */
+  faults?: DeliveryFaults | undefined;
 }
 
 // A lease outlives the longest attempt (the receiver timeout) by this margin, in wall-clock terms.
@@ -36,7 +40,8 @@ const receiverTimeoutMs = apiPolicies.webhookDelivery.receiver.timeoutSeconds * 
  * their leases are released so that the next claim (here after a restart, or on another node) sends them.
  */
 export class Dispatcher {
-  readonly #options: Required<DispatcherOptions>;
+  readonly #options: Required<Omit<DispatcherOptions, 'faults'>>;
+  readonly #faults: DeliveryFaults | undefined;
   readonly #settler: Settler;
   readonly #claimToken = randomUUID();
   readonly #inFlight = new Map<string, string>();
@@ -47,6 +52,7 @@ export class Dispatcher {
   #woken = false;
   #cancelTimer: (() => void) | null = null;
   #timerAt = Number.POSITIVE_INFINITY;
+  readonly #retryDelays: readonly number[];
 
   constructor(options: DispatcherOptions) {
     this.#options = {
@@ -58,6 +64,8 @@ export class Dispatcher {
       ...options,
     };
     this.#settler = new Settler(options.store);
+    this.#faults = options.faults;
+    this.#retryDelays = faultyRetryDelays(apiPolicies.webhookDelivery.retryDelaysSeconds, options.faults);
   }
 
   start(): void {
@@ -135,14 +143,11 @@ export class Dispatcher {
   async #attempt(claimed: ClaimedDelivery): Promise<void> {
     const { clock, sender, log } = this.#options;
     const attemptedAt = clock.now();
-    const result = await sender.send(signedRequest(claimed, attemptedAt));
+    const result = await sender.send(signedRequest(claimed, signingTime(attemptedAt, this.#faults)));
     // Sends that outlived stop()'s grace were released: their outcome must not be recorded.
     if (!this.#inFlight.has(claimed.delivery.id)) return;
-    const outcome = outcomeOf(claimed, result, {
-      attemptedAt,
-      finishedAt: clock.now(),
-      claimToken: this.#claimToken,
-    });
+    const timing = { attemptedAt, finishedAt: clock.now(), claimToken: this.#claimToken };
+    const outcome = outcomeOf(claimed, result, timing, this.#retryDelays);
     const applied = await this.#settler.settle(outcome);
     if (!result.delivered && applied) {
       log.info(

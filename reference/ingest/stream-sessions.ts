@@ -1,8 +1,10 @@
 import { type Clock, isoTime } from '../clock.js';
 import type { FanoutBus } from '../fanout/fanout-bus.js';
+import type { IngestFaults } from '../faults.js';
 import { recordEvent } from '../services/events.js';
 import type { StreamRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
+import { onlineSnapshot } from './ingest-faults.js';
 
 /** A stream's live session: what ingest needs of the stream for every message, read once at connect. */
 export interface LiveSession {
@@ -32,6 +34,7 @@ export class StreamSessions {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly bus: FanoutBus,
+    private readonly faults: IngestFaults = {},
   ) {}
 
   get liveCount(): number {
@@ -101,7 +104,10 @@ export class StreamSessions {
       const live = await store.streams.setLive(streamId, isoTime(this.clock));
       if (live === null || live.startedAt === null) return null;
       await recordEvent(store, this.clock, live.accountId, 'device.online', {
-        object: { ...snapshot(live), status: 'live', startedAt: live.startedAt },
+        object: onlineSnapshot(
+          { ...snapshot(live), status: 'live' as const, startedAt: live.startedAt },
+          this.faults,
+        ),
       });
       return live;
     });
