@@ -50,10 +50,7 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     faults: { retriesDropped: 1 },
     files: ['checks/82-'],
     // The last gap never comes, and the count of attempts and the final state both miss it.
-    breaks: [
-      ...retryDelayIds(policy.retryDelaysSeconds.length - 1),
-      ...retriesIds,
-    ],
+    breaks: [...retryDelayIds(policy.retryDelaysSeconds.length - 1), ...retriesIds],
   },
   {
     name: 'a 3xx answer counts as delivered',
@@ -65,7 +62,11 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     name: 'signatures carry a t outside the tolerance',
     faults: { signatureSkewSeconds: -(policy.signature.toleranceSeconds + 60) },
     files: ['checks/80-'],
-    breaks: ['EVT-SIGNATURE-TOLERANCE', 'LIM-WEBHOOK-TOLERANCE', 'RULE-WEBHOOK-DELIVERY-SIGNATURE-TOLERANCE-SECONDS'],
+    breaks: [
+      'EVT-SIGNATURE-TOLERANCE',
+      'LIM-WEBHOOK-TOLERANCE',
+      'RULE-WEBHOOK-DELIVERY-SIGNATURE-TOLERANCE-SECONDS',
+    ],
   },
   {
     name: 'the signature is over the body before it was re-serialised',
