@@ -12,6 +12,7 @@ import { startWebhookDelivery } from './delivery/webhook-delivery.js';
 import type { FanoutBus } from './fanout/fanout-bus.js';
 import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
 import { LiveFeedServer } from './fanout/live-feed-server.js';
+import type { ReferenceFaults } from './faults.js';
 import { newAddressLimit } from './http/address-limit.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
@@ -73,6 +74,8 @@ export interface StartOptions {
   deviceLeaseMilliseconds?: number | undefined;
   /** With Redis: how long a cached API key may outlive a change no node heard of (1 s by default). */
   keyCacheMilliseconds?: number | undefined;
+  /** Test-only broken behaviour (reference/faults.ts); off by default, and `npm start` cannot set it. */
+  faults?: ReferenceFaults;
 }
 
 export interface RunningService {
@@ -145,7 +148,15 @@ export async function start(options: StartOptions): Promise<RunningService> {
   // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
   const bus = cluster?.bus ?? new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
   const leases = cluster?.leases;
-  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus, leases });
+  const ingest = await startIngestServer({
+    host,
+    port: options.mqttPort ?? 0,
+    store,
+    clock,
+    bus,
+    leases,
+    faults: options.faults,
+  });
   cluster?.sweep(() => ingest.sessions.recover());
   // --- end of the live data plane ---
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
@@ -166,7 +177,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     corsOrigins: options.corsOrigins,
   });
   // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
-  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
+  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus, faults: options.faults });
   liveFeed.attach(apps.api.server);
   streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
   const recorder = new StreamRecorder({ store, clock, bus });
@@ -186,6 +197,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     policy: webhookTargets,
     log: options.webhookLog ?? jsonLineLog(),
     soleOwner: options.postgresUrl === undefined,
+    faults: options.faults,
   });
   return {
     urls: dependencies.urls,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { apiPolicies } from '../../generated/types/facts.js';
 import type { Clock } from '../clock.js';
+import type { DeliveryFaults } from '../faults.js';
 import type { ClaimedDelivery } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
+import { faultyRetryDelays, signingTime } from './delivery-faults.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { outcomeOf } from './retry-schedule.js';
 import { SendGate } from './send-gate.js';
@@ -31,6 +33,8 @@ export interface DispatcherOptions {
   idlePollMs?: number;
   /** How long stop() lets sends in flight finish before releasing their leases, in wall-clock milliseconds. */
   stopGraceMs?: number;
+  /** Test-only faults (reference/faults.ts); none by default. */
+  faults?: DeliveryFaults | undefined;
 }
 
 // A lease outlives the longest attempt (the receiver timeout) by this margin, in wall-clock terms.
@@ -43,7 +47,8 @@ const receiverTimeoutMs = apiPolicies.webhookDelivery.receiver.timeoutSeconds * 
  * their leases are released so that the next claim (here after a restart, or on another node) sends them.
  */
 export class Dispatcher {
-  readonly #options: Required<DispatcherOptions>;
+  readonly #options: Required<Omit<DispatcherOptions, 'faults'>>;
+  readonly #faults: DeliveryFaults | undefined;
   readonly #settler: Settler;
   readonly #claimToken = randomUUID();
   readonly #inFlight = new Map<string, string>();
@@ -59,6 +64,7 @@ export class Dispatcher {
   #timerAt = Number.POSITIVE_INFINITY;
   /** Due times (service clock) of the retries this process scheduled, earliest first. */
   readonly #dueTimes: number[] = [];
+  readonly #retryDelays: readonly number[];
 
   constructor(options: DispatcherOptions) {
     this.#options = {
@@ -73,6 +79,8 @@ export class Dispatcher {
     };
     this.#settler = new Settler(options.store);
     this.#gate = new SendGate(this.#options.perWebhook);
+    this.#faults = options.faults;
+    this.#retryDelays = faultyRetryDelays(apiPolicies.webhookDelivery.retryDelaysSeconds, options.faults);
   }
 
   start(): void {
@@ -160,14 +168,15 @@ export class Dispatcher {
     // Waited at the gate past stop(): left unsent (no lease to release, or released with the rest).
     if (!this.#running) return;
     const attemptedAt = clock.now();
-    const result = await sender.send(signedRequest(claimed, attemptedAt));
+    const result = await sender.send(signedRequest(claimed, signingTime(attemptedAt, this.#faults)));
     // Sends that outlived stop()'s grace were released: their outcome must not be recorded.
     if (!this.#inFlight.has(claimed.delivery.id)) return;
-    const outcome = outcomeOf(claimed, result, {
+    const timing = {
       attemptedAt,
       finishedAt: clock.now(),
       claimToken: this.#options.soleOwner ? null : this.#claimToken,
-    });
+    };
+    const outcome = outcomeOf(claimed, result, timing, this.#retryDelays);
     const applied = await this.#settler.settle(outcome);
     if (!result.delivered && applied) {
       log.info(

@@ -1,9 +1,11 @@
 import { type Clock, isoTime } from '../clock.js';
 import type { FanoutBus } from '../fanout/fanout-bus.js';
+import type { IngestFaults } from '../faults.js';
 import { recordEvent } from '../services/events.js';
 import type { StreamRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 import type { StreamLeases } from './stream-leases.js';
+import { onlineSnapshot } from './ingest-faults.js';
 
 /** A stream's live session: what ingest needs of the stream for every message, read once at connect. */
 export interface LiveSession {
@@ -35,6 +37,7 @@ export class StreamSessions {
     private readonly bus: FanoutBus,
     /** Several nodes (ADR 0023): a stream goes live only under this node's lease. */
     private readonly leases?: StreamLeases,
+    private readonly faults: IngestFaults = {},
   ) {}
 
   get liveCount(): number {
@@ -146,7 +149,10 @@ export class StreamSessions {
       const live = await store.streams.setLive(streamId, isoTime(this.clock));
       if (live === null || live.startedAt === null) return null;
       await recordEvent(store, this.clock, live.accountId, 'device.online', {
-        object: { ...snapshot(live), status: 'live', startedAt: live.startedAt },
+        object: onlineSnapshot(
+          { ...snapshot(live), status: 'live' as const, startedAt: live.startedAt },
+          this.faults,
+        ),
       });
       return live;
     });
