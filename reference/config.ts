@@ -7,7 +7,7 @@ import type { StartOptions } from './start.js';
  * `npm start` settings: a JSON config file (`--config`, or `telemetry.config.json` when present), then `TELEMETRY_*`
  * environment variables, which win. Every option of `start()` has one of each.
  */
-const environment: Record<string, keyof StartOptions> = {
+export const environmentVariables: Record<string, keyof StartOptions> = {
   TELEMETRY_DATA_DIR: 'dataDir',
   TELEMETRY_POSTGRES_URL: 'postgresUrl',
   TELEMETRY_HOST: 'host',
@@ -23,6 +23,10 @@ const environment: Record<string, keyof StartOptions> = {
   TELEMETRY_ADDRESS_LIMIT: 'addressRequestsPerWindow',
   TELEMETRY_LOG_LEVEL: 'logLevel',
   TELEMETRY_CORS_ORIGINS: 'corsOrigins',
+  TELEMETRY_REDIS_URL: 'redisUrl',
+  TELEMETRY_NODE_ID: 'nodeId',
+  TELEMETRY_DEVICE_LEASE_MILLISECONDS: 'deviceLeaseMilliseconds',
+  TELEMETRY_KEY_CACHE_MILLISECONDS: 'keyCacheMilliseconds',
 };
 const booleans = new Set<keyof StartOptions>(['autoApproveConsent', 'allowPrivateWebhookTargets']);
 const numeric = new Set<keyof StartOptions>([
@@ -31,6 +35,8 @@ const numeric = new Set<keyof StartOptions>([
   'mqttPort',
   'timeScale',
   'addressRequestsPerWindow',
+  'deviceLeaseMilliseconds',
+  'keyCacheMilliseconds',
 ]);
 
 /** `true`, `false`, a hop count, or addresses and CIDRs separated by commas, as Fastify's trustProxy takes them. */
@@ -41,7 +47,7 @@ function trustProxyOf(value: string): boolean | number | string {
 
 function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
   const options: Record<string, unknown> = {};
-  for (const [variable, option] of Object.entries(environment)) {
+  for (const [variable, option] of Object.entries(environmentVariables)) {
     const value = variables[variable];
     if (value === undefined || value === '') continue;
     if (numeric.has(option)) {
@@ -55,11 +61,14 @@ function fromEnvironment(variables: NodeJS.ProcessEnv): Partial<StartOptions> {
   return options as Partial<StartOptions>;
 }
 
+/** What `npm start` may set: everything but the test-only faults of reference/faults.ts. */
+export type ConfiguredStartOptions = Omit<StartOptions, 'faults'>;
+
 export function loadStartOptions(
   configFile: string | undefined,
   variables: NodeJS.ProcessEnv,
   cwd: string,
-): StartOptions {
+): ConfiguredStartOptions {
   const file = path.resolve(cwd, configFile ?? 'telemetry.config.json');
   let fromFile: Partial<StartOptions> = {};
   try {
@@ -75,5 +84,7 @@ export function loadStartOptions(
     ...fromFile,
     ...fromEnvironment(variables),
   };
-  return { ...merged, dataDir: path.resolve(cwd, merged.dataDir) };
+  // Broken variants are for the conformance harness's own tests: a config file cannot switch them on.
+  const { faults: _ignored, ...configured } = merged as StartOptions;
+  return { ...configured, dataDir: path.resolve(cwd, merged.dataDir) };
 }

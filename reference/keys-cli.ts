@@ -10,10 +10,18 @@ import { parseArgs } from 'node:util';
 import { accountPlanMembers } from '../generated/types/facts.js';
 import { type ApiKeyKind, apiKeyKinds } from './auth/api-keys.js';
 import { isoTime, systemClock } from './clock.js';
+import { openChangeAnnouncer } from './cluster/change-announcer.js';
 import { loadStartOptions } from './config.js';
 import { ConfigError } from './config-error.js';
 import { assertNotRunning } from './data-dir-lock.js';
-import { createAccount, createApiKey, createOAuthClient, localDefaultRegion, type Plan } from './seed.js';
+import {
+  createAccount,
+  createApiKey,
+  createOAuthClient,
+  createPublicOAuthClient,
+  localDefaultRegion,
+  type Plan,
+} from './seed.js';
 import { openStore } from './storage/open-store.js';
 import type { Store } from './storage/store.js';
 
@@ -25,6 +33,7 @@ type Options = {
   key?: string;
   name?: string;
   'redirect-uri'?: string[];
+  public?: boolean;
 };
 const clock = systemClock();
 
@@ -76,7 +85,7 @@ const commands: Record<string, (store: Store, options: Options) => Promise<unkno
       };
     }),
   'clients create': (store, options) =>
-    createOAuthClient(
+    (options.public ? createPublicOAuthClient : createOAuthClient)(
       store,
       clock,
       required(options.account, 'account'),
@@ -85,10 +94,23 @@ const commands: Record<string, (store: Store, options: Options) => Promise<unkno
     ),
 };
 
+const usage = `npm run keys -- <command> [options]: accounts, API keys and OAuth clients of a reference service's data.
+  accounts create --plan <plan> [--region <region>]
+  accounts list
+  keys create --account <id> --kind <secret|publishable>
+  keys list --account <id>
+  keys roll --key <key id>
+  keys revoke --key <key id>
+  clients create --account <id> --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...] [--public]
+--config <file> and the TELEMETRY_* variables choose the data, as for npm start; stop the service first when it
+uses the embedded database. --public registers a client without a secret, which must use PKCE.`;
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
+      help: { type: 'boolean', short: 'h' },
+      public: { type: 'boolean' },
       config: { type: 'string' },
       plan: { type: 'string' },
       region: { type: 'string' },
@@ -99,21 +121,30 @@ async function main(): Promise<void> {
       'redirect-uri': { type: 'string', multiple: true },
     },
   });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
   const command = commands[positionals.join(' ')];
   if (command === undefined)
     throw new ConfigError(
-      `unknown command "${positionals.join(' ')}"; one of: ${Object.keys(commands).join(', ')}`,
+      `unknown command "${positionals.join(' ')}"; one of: ${Object.keys(commands).join(', ')} (--help explains them)`,
     );
   const options = loadStartOptions(values.config, process.env, process.cwd());
   if (options.postgresUrl === undefined) await assertNotRunning(options.dataDir);
-  const store = await openStore(
+  const opened = await openStore(
     options.postgresUrl === undefined
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
       : { kind: 'postgres', connectionString: options.postgresUrl },
   );
+  // Several nodes (ADR 0023): they hear of revoked and rolled keys through Redis.
+  const announcer =
+    options.redisUrl === undefined ? undefined : await openChangeAnnouncer(options.redisUrl, 'keys-cli');
+  const store = announcer?.wrap(opened) ?? opened;
   try {
     console.log(JSON.stringify(await command(store, values), null, 2));
   } finally {
+    await announcer?.close();
     await store.close();
   }
 }

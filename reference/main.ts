@@ -1,4 +1,4 @@
-// npm start [-- --config <file>]: runs the reference service until SIGINT or SIGTERM.
+// npm start [-- --config <file>] [--node-id <name>]: runs the reference service until SIGINT or SIGTERM.
 import { parseArgs } from 'node:util';
 import { loadStartOptions } from './config.js';
 import { ConfigError } from './config-error.js';
@@ -20,15 +20,20 @@ function printCredentials(seeded: SeededCredentials): void {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { config: { type: 'string' } }, strict: true });
-  const options = loadStartOptions(values.config, process.env, process.cwd());
+  const { values } = parseArgs({
+    options: { config: { type: 'string' }, 'node-id': { type: 'string' } },
+    strict: true,
+  });
+  const loaded = loadStartOptions(values.config, process.env, process.cwd());
+  const options = values['node-id'] === undefined ? loaded : { ...loaded, nodeId: values['node-id'] };
   for (const warning of startupWarnings(options)) console.warn(warning);
   const service = await start(options);
   console.log(
     `REST API   ${service.urls.baseUrl}\nOAuth      ${service.urls.authUrl}\n` +
       `MQTT       ${service.urls.mqttBroker}\n` +
       `WebSocket  ${liveFeedUrl(service.urls, '{streamId}').replace(encodeURIComponent('{streamId}'), '{streamId}')}?token=<subscriber token>\n` +
-      `Data       ${options.dataDir}`,
+      `Data       ${options.dataDir}` +
+      (service.nodeId === null ? '' : `\nNode       ${service.nodeId} (one of several, on Redis)`),
   );
   if (service.seeded !== null) printCredentials(service.seeded);
   const stop = async (signal: string) => {

@@ -10,6 +10,11 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
+/** Counts requests against windows: in process (one node), or shared by every node (Redis, ADR 0023). */
+export interface RateLimiter {
+  take(key: string, limit: number): RateDecision | Promise<RateDecision>;
+}
+
 /** Windows kept at most (ADR 0014): far more than the credentials or addresses active in one window. */
 export const defaultMaxWindows = 100_000;
 
@@ -19,7 +24,7 @@ export const defaultMaxWindows = 100_000;
  * key's exhaustion never affects another. Memory stays bounded: windows live in an LRU of `maxWindows` entries, each
  * dropped once its window ends.
  */
-export class FixedWindowRateLimiter {
+export class FixedWindowRateLimiter implements RateLimiter {
   readonly #windows: LRUCache<string, { startedAt: number; count: number }>;
 
   constructor(

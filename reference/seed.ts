@@ -53,6 +53,7 @@ export interface CreatedClient {
   redirectUris: string[];
 }
 
+/** A confidential client (with a secret); `createPublicOAuthClient` registers one that cannot keep a secret. */
 export async function createOAuthClient(
   store: Store,
   clock: Clock,
@@ -60,17 +61,36 @@ export async function createOAuthClient(
   name: string,
   redirectUris: string[],
 ): Promise<CreatedClient> {
-  const clientId = `cl_${randomBase62(16)}`;
   const clientSecret = `cs_${randomBase62(32)}`;
-  await store.oauthClients.insert({
-    id: clientId,
+  const clientId = await insertClient(store, clock, {
     accountId,
     name,
-    secretHash: digest(clientSecret),
     redirectUris,
-    createdAt: isoTime(clock),
+    secretHash: digest(clientSecret),
   });
   return { clientId, clientSecret, redirectUris };
+}
+
+/** A public client (RFC 6749 section 2.1: a browser or mobile app): no secret, so it must use PKCE. */
+export async function createPublicOAuthClient(
+  store: Store,
+  clock: Clock,
+  accountId: string,
+  name: string,
+  redirectUris: string[],
+): Promise<{ clientId: string; redirectUris: string[] }> {
+  const clientId = await insertClient(store, clock, { accountId, name, redirectUris, secretHash: null });
+  return { clientId, redirectUris };
+}
+
+async function insertClient(
+  store: Store,
+  clock: Clock,
+  client: { accountId: string; name: string; redirectUris: string[]; secretHash: string | null },
+): Promise<string> {
+  const clientId = `cl_${randomBase62(16)}`;
+  await store.oauthClients.insert({ id: clientId, ...client, createdAt: isoTime(clock) });
+  return clientId;
 }
 
 /** What a first start prints: one account per plan, and an OAuth client of the free account for local testing. */

@@ -4,12 +4,15 @@ import path from 'node:path';
 import { defaultBaseUrl } from '../generated/client/index.js';
 import { apiPolicies } from '../generated/types/facts.js';
 import { AccessTokens } from './auth/access-tokens.js';
+import { startCluster } from './cluster/cluster.js';
+import { ConfigError } from './config-error.js';
 import { takeLock } from './data-dir-lock.js';
 import { type DeliveryLog, jsonLineLog } from './delivery/delivery-log.js';
 import { startWebhookDelivery } from './delivery/webhook-delivery.js';
 import type { FanoutBus } from './fanout/fanout-bus.js';
 import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
 import { LiveFeedServer } from './fanout/live-feed-server.js';
+import type { ReferenceFaults } from './faults.js';
 import { newAddressLimit } from './http/address-limit.js';
 import { buildApps } from './http/build-apps.js';
 import type { ServiceDependencies } from './http/dependencies.js';
@@ -63,6 +66,16 @@ export interface StartOptions {
   allowPrivateWebhookTargets?: boolean;
   /** Where failed delivery attempts are logged (info level); JSON lines on stdout by default. */
   webhookLog?: DeliveryLog;
+  /** Several nodes (ADR 0023): Redis carries the fan-out, device leases, rate windows and cache invalidation. */
+  redisUrl?: string | undefined;
+  /** This node's name in leases and Redis client names; host name and pid by default. */
+  nodeId?: string | undefined;
+  /** With Redis: how long a dead node's streams stay taken (5 s by default). */
+  deviceLeaseMilliseconds?: number | undefined;
+  /** With Redis: how long a cached API key may outlive a change no node heard of (1 s by default). */
+  keyCacheMilliseconds?: number | undefined;
+  /** Test-only broken behaviour (reference/faults.ts); off by default, and `npm start` cannot set it. */
+  faults?: ReferenceFaults;
 }
 
 export interface RunningService {
@@ -72,6 +85,8 @@ export interface RunningService {
   dependencies: ServiceDependencies;
   /** Live messages of every stream: ingest publishes, the fan-out and recording listen. */
   bus: FanoutBus;
+  /** With Redis: this node's name among several; null for the single-process service. */
+  nodeId: string | null;
   stop(): Promise<void>;
 }
 
@@ -89,14 +104,28 @@ async function signingKeyIn(dataDir: string): Promise<Uint8Array> {
 
 export async function start(options: StartOptions): Promise<RunningService> {
   const host = options.host ?? '127.0.0.1';
+  if (options.redisUrl !== undefined && options.postgresUrl === undefined)
+    throw new ConfigError(
+      'TELEMETRY_REDIS_URL (several nodes) needs TELEMETRY_POSTGRES_URL: the embedded store is one process’s',
+    );
   await mkdir(options.dataDir, { recursive: true });
   const releaseLock = options.postgresUrl === undefined ? await takeLock(options.dataDir) : async () => {};
-  const store = await openStore(
+  const openedStore = await openStore(
     options.postgresUrl === undefined
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
       : { kind: 'postgres', connectionString: options.postgresUrl },
   );
-  const clock = await persistentClock(store, options.timeScale ?? 1);
+  const clock = await persistentClock(openedStore, options.timeScale ?? 1);
+  const cluster =
+    options.redisUrl === undefined
+      ? undefined
+      : await startCluster({
+          ...options,
+          redisUrl: options.redisUrl,
+          clock,
+          timeScale: options.timeScale ?? 1,
+        });
+  const store = cluster?.cached(openedStore) ?? openedStore;
   const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
   const streamLifecycle = new StreamLifecycleEvents();
@@ -106,7 +135,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
     signingKey,
     urls: { baseUrl: '', authUrl: '', mqttBroker: '', wsUrl: '' },
     accessTokens: new AccessTokens(signingKey, clock),
-    rateLimiter: new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+    rateLimiter:
+      cluster?.rateLimiter ?? new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
     addressLimit: newAddressLimit(
       new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
       options.addressRequestsPerWindow,
@@ -116,8 +146,18 @@ export async function start(options: StartOptions): Promise<RunningService> {
     webhookTargets,
   };
   // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
-  const bus = new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
-  const ingest = await startIngestServer({ host, port: options.mqttPort ?? 0, store, clock, bus });
+  const bus = cluster?.bus ?? new InProcessFanoutBus((error) => console.error('fan-out listener:', error));
+  const leases = cluster?.leases;
+  const ingest = await startIngestServer({
+    host,
+    port: options.mqttPort ?? 0,
+    store,
+    clock,
+    bus,
+    leases,
+    faults: options.faults,
+  });
+  cluster?.sweep(() => ingest.sessions.recover());
   // --- end of the live data plane ---
   // The apps need their URLs (prefixes, URLs in responses) before they listen, and the ports only exist after.
   const apiListener = await listen(host, options.apiPort ?? 0);
@@ -137,8 +177,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
     corsOrigins: options.corsOrigins,
   });
   // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
-  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus });
-  await liveFeed.recover();
+  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus, faults: options.faults });
+  // One process holds every subscriber; with several nodes the others' counts are live, so they are left alone.
+  if (options.redisUrl === undefined) await liveFeed.recover();
   liveFeed.attach(apps.api.server);
   streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
   const recorder = new StreamRecorder({ store, clock, bus });
@@ -158,12 +199,14 @@ export async function start(options: StartOptions): Promise<RunningService> {
     policy: webhookTargets,
     log: options.webhookLog ?? jsonLineLog(),
     soleOwner: options.postgresUrl === undefined,
+    faults: options.faults,
   });
   return {
     urls: dependencies.urls,
     seeded,
     dependencies,
     bus,
+    nodeId: cluster?.nodeId ?? null,
     async stop() {
       // Devices first, so their streams are idle (and device.offline written) before the store closes.
       await ingest.close();
@@ -172,6 +215,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
       await Promise.all([apps.api.close(), apps.auth.close()]);
       await bus.close();
       await delivery.stop();
+      await cluster?.close();
       await store.close();
       await releaseLock();
     },

@@ -4,6 +4,7 @@ import {
   assertionFrom,
   type CompiledValidator,
   errorDetailFromAjv,
+  errorDetailFromAjvErrors,
   type FailureCodes,
   guardFrom,
   parameterPath,
@@ -90,6 +91,40 @@ describe('errorDetailFromAjv', () => {
       code: 'invalid',
       message: 'Invalid value.',
     });
+  });
+
+  it.each([
+    [
+      'enum',
+      [ajvError('enum', '/status', { allowedValues: ['idle', 'live'] })],
+      'Invalid status: must be one of "idle", "live".',
+    ],
+    ['const', [ajvError('const', '/kind', { allowedValue: 'account' })], 'Invalid kind: must be "account".'],
+    [
+      'oneOf of consts',
+      [
+        ajvError('const', '/events/0', { allowedValue: 'device.online' }),
+        ajvError('const', '/events/0', { allowedValue: 'device.offline' }),
+        ajvError('oneOf', '/events/0', { passingSchemas: null }),
+      ],
+      'Invalid events.0: must be one of "device.online", "device.offline".',
+    ],
+    [
+      'oneOf of objects (first branch named as before)',
+      [
+        ajvError('required', '', { missingProperty: 'code' }),
+        ajvError('const', '/grant_type', { allowedValue: 'refresh_token' }),
+        ajvError('oneOf', '', { passingSchemas: null }),
+      ],
+      'Missing required parameter: code.',
+    ],
+    [
+      'pattern',
+      [ajvError('pattern', '/streamId', { pattern: '^stm_[a-z]+$' })],
+      'Invalid streamId: must match the pattern ^stm_[a-z]+$.',
+    ],
+  ])('names the field and what it allows (%s; issue 12, item 14)', (_name, errors, message) => {
+    expect(errorDetailFromAjvErrors(errors, codes).message).toBe(message);
   });
 
   it('writes a readable message', () => {

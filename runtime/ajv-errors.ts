@@ -75,8 +75,62 @@ function detail(failure: FailureCode, message: string, param: string): ErrorDeta
   return param === '' ? { type, code, message } : { type, code, message, param };
 }
 
-/** The envelope detail for the first Ajv error (validators run with `allErrors: false`, so it is the only one). */
-export function errorDetailFromAjv(error: ErrorObject | undefined, codes: FailureCodes): ErrorDetail {
+function quoted(values: readonly unknown[]): string {
+  return values.map((value) => JSON.stringify(value)).join(', ');
+}
+
+/** The values an `enum` or `const` error allows, or undefined for other keywords. */
+function allowedValuesOf(error: ErrorObject): unknown[] | undefined {
+  if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues))
+    return error.params.allowedValues;
+  if (error.keyword === 'const') return [error.params.allowedValue];
+  return undefined;
+}
+
+/**
+ * A `oneOf`/`anyOf` of `const`s (an enum whose members carry descriptions) fails with one error per member, then the
+ * combinator's: read together they say which values are allowed, where the first alone would name one member.
+ */
+function alternativesOf(errors: readonly ErrorObject[]): unknown[] | undefined {
+  const first = errors[0];
+  if (first === undefined || allowedValuesOf(first) === undefined) return undefined;
+  const values: unknown[] = [];
+  for (const error of errors) {
+    if (error.instancePath !== first.instancePath) return undefined;
+    if (error.keyword === 'oneOf' || error.keyword === 'anyOf') return values;
+    const allowed = allowedValuesOf(error);
+    if (allowed === undefined) return undefined;
+    values.push(...allowed);
+  }
+  return undefined;
+}
+
+/** What a value failing `error` should be, in words a person can act on. */
+function requirementOf(error: ErrorObject, alternatives: unknown[] | undefined): string {
+  const allowed = alternatives ?? allowedValuesOf(error);
+  if (allowed !== undefined)
+    return allowed.length === 1 ? `must be ${quoted(allowed)}` : `must be one of ${quoted(allowed)}`;
+  if (error.keyword === 'pattern') return `must match the pattern ${String(error.params.pattern)}`;
+  return error.message ?? 'breaks its schema';
+}
+
+/**
+ * The envelope detail for a failed validation from Ajv's errors (validators run with `allErrors: false`, so the first
+ * error is the one that stopped it; a failed `oneOf` of `const`s lists its members first).
+ */
+export function errorDetailFromAjvErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  codes: FailureCodes,
+): ErrorDetail {
+  return errorDetailFromAjv(errors?.[0], codes, alternativesOf(errors ?? []));
+}
+
+/** The envelope detail for one Ajv error; `alternatives` are the values a failed `oneOf` of `const`s allows. */
+export function errorDetailFromAjv(
+  error: ErrorObject | undefined,
+  codes: FailureCodes,
+  alternatives?: unknown[],
+): ErrorDetail {
   if (error === undefined) return detail(codes.invalidParameter, 'Invalid value.', '');
   const named = namedProperty(error);
   if (named !== undefined) {
@@ -88,7 +142,7 @@ export function errorDetailFromAjv(error: ErrorObject | undefined, codes: Failur
   // A failing key under propertyNames is named by the key itself, so the caller sees which one.
   const param = parameterPath(error.instancePath, error.propertyName);
   const subject = param === '' ? 'Invalid value' : `Invalid ${param}`;
-  return detail(codes.invalidParameter, `${subject}: ${error.message ?? 'breaks its schema'}.`, param);
+  return detail(codes.invalidParameter, `${subject}: ${requirementOf(error, alternatives)}.`, param);
 }
 
 /**
@@ -110,7 +164,7 @@ export class AjvValidationFailure {
   get error(): ErrorDetail {
     // Read through the prototype (a deep-equality helper walking it), there is no call to describe.
     if (!(#codes in this)) return undefined as never;
-    this.#detail ??= errorDetailFromAjv(this.#errors?.[0], this.#codes);
+    this.#detail ??= errorDetailFromAjvErrors(this.#errors, this.#codes);
     return this.#detail;
   }
 
@@ -140,6 +194,6 @@ export function guardFrom<T>(compiled: CompiledValidator): (value: unknown) => v
 
 export function assertionFrom<T>(compiled: CompiledValidator, codes: FailureCodes): Assertion<T> {
   return (value: unknown): asserts value is T => {
-    if (!compiled(value)) throw new ValidationFailed(errorDetailFromAjv(compiled.errors?.[0], codes));
+    if (!compiled(value)) throw new ValidationFailed(errorDetailFromAjvErrors(compiled.errors, codes));
   };
 }

@@ -14,6 +14,7 @@ const allowed: Record<string, readonly string[]> = {
   conformance: ['conformance', 'generated', 'runtime', 'reference/index.ts'],
   load: ['load', 'generated', 'runtime', 'reference/index.ts'],
   scripts: ['scripts', 'generators', 'runtime', 'generated'],
+  examples: ['generated'],
 };
 
 function sourceFiles(directory: string): string[] {

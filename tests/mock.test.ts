@@ -1,4 +1,5 @@
-// Starts the Prism mock the way `npm run mock` does and checks it serves the spec, then stops cleanly.
+// Starts the Prism mock with `npm run mock` and checks it serves the spec, then that SIGTERM to npm's pid alone stops
+// everything (issue 12, item 15).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -6,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
-const tsxBinary = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 
 async function findFreePort(): Promise<number> {
   const server = createServer();
@@ -60,8 +60,8 @@ describe('npm run mock', () => {
   beforeAll(async () => {
     const port = await findFreePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    // Own process group, so afterAll can take down tsx, the script and Prism together if a test fails.
-    child = spawn(tsxBinary, ['scripts/mock.ts', '--port', String(port)], {
+    // Own process group, so afterAll can take down npm, the script and Prism together if a test fails.
+    child = spawn('npm', ['run', 'mock', '--', '--port', String(port)], {
       cwd: repositoryRoot,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,7 +100,7 @@ describe('npm run mock', () => {
     expect(response.status).toBe(401);
   });
 
-  it('stops on SIGTERM and leaves nothing listening', async () => {
+  it("stops on SIGTERM to npm's pid and leaves nothing running or listening", async () => {
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
     await exited;

@@ -1,5 +1,7 @@
 // The reference service as `npm start` runs it: acknowledged writes survive a SIGKILL of the whole process, and the
 // credentials of a fresh data directory are printed on its first start only.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,11 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { routes } from '../generated/server/routes.js';
 import { securitySchemeFacts } from '../generated/types/facts.js';
+import { assertNotRunning } from '../reference/data-dir-lock.js';
 import { operationPath, type RestOperationId } from '../reference/testing/call-operation.js';
 import { freePort } from '../reference/testing/free-port.js';
 import { type ServiceProcess, startServiceProcess } from '../reference/testing/service-process.js';
 
 const scratchRoot = fileURLToPath(new URL('../.tmp/', import.meta.url));
+const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 const { keyTypes } = securitySchemeFacts.ApiKey;
 /** A key type's pattern without its anchors, to find keys inside the printed text. */
 const keyPattern = (kind: 'secret' | 'publishable') => keyTypes[kind].pattern.replace(/^\^|\$$/g, '');
@@ -24,9 +28,10 @@ afterAll(async () => {
   if (dataDir !== '') await rm(path.dirname(dataDir), { recursive: true, force: true });
 });
 
-async function startService(environment: Record<string, string>) {
-  const service = startServiceProcess(environment);
+async function startService(environment: Record<string, string>, viaNpm = false) {
+  const service = startServiceProcess(environment, { viaNpm });
   running.push(service);
+  // A first start initialises the database: minutes on a loaded machine, so the wait is generous.
   const [, baseUrl = ''] = await service.waitFor(/REST API\s+(\S+)/, 150_000);
   await service.waitFor(/Data\s+\S+/);
   return { service, baseUrl };
@@ -71,6 +76,42 @@ interface Written {
   operationId: RestOperationId;
   params: Record<string, string>;
   body: Record<string, unknown>;
+}
+
+/**
+ * Issue 12, item 13: the README's example of the generated client (examples/client.ts) runs against this `npm start`
+ * with the addresses and credentials it printed, OAuth included, and prints what each step promises.
+ */
+async function runClientExample(firstOutput: string, output: string, apiKey: string): Promise<void> {
+  const printed = (pattern: RegExp, text = output) => pattern.exec(text)?.[1] ?? '';
+  const client = /OAuth client (\S+) secret (\S+) redirect (\S+)/.exec(firstOutput) ?? [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/client.ts'], {
+    cwd: repositoryRoot,
+    env: {
+      ...process.env,
+      TELEMETRY_BASE_URL: printed(/REST API\s+(\S+)/),
+      TELEMETRY_API_KEY: apiKey,
+      TELEMETRY_AUTH_URL: printed(/OAuth\s+(http\S+)/),
+      TELEMETRY_OAUTH_CLIENT_ID: client[1] ?? '',
+      TELEMETRY_OAUTH_CLIENT_SECRET: client[2] ?? '',
+      TELEMETRY_OAUTH_REDIRECT_URI: client[3] ?? '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+  });
+  const [code] = (await once(child, 'close')) as [number | null];
+  expect({ code, text }).toEqual({
+    code: 0,
+    text: expect.stringMatching(/found stm_\S+ \(Pump 7\) while listing/),
+  });
+  expect(text).toMatch(/not found: 404 resource_missing \(request \S+\)/);
+  expect(text).toMatch(/OAuth: account acct_\S+/);
 }
 
 describe('npm start, SIGKILL, npm start again', () => {
@@ -134,7 +175,9 @@ describe('npm start, SIGKILL, npm start again', () => {
     subscriber.terminate();
     expect(first.service.child.signalCode).toBe('SIGKILL');
 
-    const second = await startService(environment);
+    // The second start is the real `npm start`, so that its stop below is what a user's SIGTERM does; it approves
+    // OAuth consent at once so that the README's client example can run its OAuth part against it.
+    const second = await startService({ ...environment, TELEMETRY_AUTO_APPROVE_CONSENT: 'true' }, true);
     const recordsOfFirstReport = written.filter((each) => each.operationId === 'getRecord').length;
     const differences: string[] = [];
     for (const { operationId, params, body } of written) {
@@ -154,6 +197,14 @@ describe('npm start, SIGKILL, npm start again', () => {
       expect(second.service.output()).not.toMatch(new RegExp(keyPattern(kind)));
     }
     expect(second.service.output()).not.toContain(keyTypes.servicePrefix);
-    await second.service.stop('SIGTERM');
+    await runClientExample(first.service.output(), second.service.output(), key);
+
+    // Issue 12, item 15: SIGTERM to npm's pid alone stops the service: nothing of it is left, the port is free and
+    // the data directory's lock is released.
+    const npmPid = second.service.child.pid ?? 0;
+    process.kill(npmPid, 'SIGTERM');
+    await second.service.groupGone(20_000);
+    await expect(fetch(second.baseUrl, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+    await expect(assertNotRunning(dataDir)).resolves.toBeUndefined();
   }, 400_000);
 });

@@ -85,6 +85,39 @@ describe('OAuth token endpoint', () => {
   );
 
   check(
+    ['INF-SCHEMAS-TOKEN-REQUEST-ONEOF-0-PROPERTIES-CLIENT_SECRET'],
+    'the client authenticates with HTTP Basic (client_secret_basic) instead of the form, and never with both at once (RFC 6749 section 2.3)',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const { clientId, clientSecret } = means.client;
+      const basic = Buffer.from(
+        `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`,
+      ).toString('base64');
+      const withBasic = async (fields: Record<string, string>) =>
+        send(routes.oauthToken.method, routes.oauthToken.url, {
+          key: null,
+          server: 'auth',
+          rawBody: new URLSearchParams(fields).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+        });
+      const exchange = (code: string) => ({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: means.client.redirectUri,
+      });
+      const basicOnly = await withBasic(exchange(await documentedCode(means, accountScope)));
+      await expectTokenWorks(tokensOf(basicOnly));
+      const both = await withBasic({
+        ...exchange(await documentedCode(means, accountScope)),
+        client_id: clientId,
+        client_secret: clientSecret,
+      });
+      expectOAuthError(both, 400, 'invalid_request', 'for HTTP Basic and client_secret in one request');
+    },
+  );
+
+  check(
     ['AUTH-TOKEN-EXPIRES-IN', 'LIM-ACCESS-TOKEN-LIFETIME'],
     `expires_in is the access token lifetime (${lifetimes.accessTokenSeconds} s in the documented case)`,
     async ({ skip }) => {

@@ -152,15 +152,16 @@ describe('webhook deliveries', () => {
 
   check(
     ['EVT-SIGNATURE-TOLERANCE', 'LIM-WEBHOOK-TOLERANCE', 'RULE-WEBHOOK-DELIVERY-SIGNATURE-TOLERANCE-SECONDS'],
-    `t is the time of sending: the delivery verifies at its arrival with the tolerance of ${signature.toleranceSeconds} s`,
+    `t is the time of sending: within the tolerance of ${signature.toleranceSeconds} s of the delivery's arrival`,
     async (context) => {
       const { delivery, webhook } = await received(context);
       const reading = readSignature(delivery, webhook.signingSecret, delivery.arrivedAt / 1000);
       const skew = Number(reading.timestamps[0]) - delivery.arrivedAt / 1000;
       context.evidence('timestamp', { t: reading.timestamps[0], arrivedAt: delivery.arrivedAt / 1000, skew });
+      // The time alone: whether the bytes verify is the signature check's business.
       expectWith(
-        reading.verifierError === null,
-        `the delivery to verify at its arrival (t ${skew.toFixed(1)} s off)`,
+        Math.abs(skew) <= signature.toleranceSeconds,
+        `t within ${signature.toleranceSeconds} s of the arrival, not ${skew.toFixed(1)} s off`,
         reading,
       );
     },

@@ -39,7 +39,10 @@ export class WebhookReceiver {
     server.on('request', (request, response) => this.#handle(request, response));
   }
 
-  /** Listens on `listen`; the public URL defaults to the address it listens on. */
+  /**
+   * Listens on `listen`; the public URL defaults to the address it listens on. A `{listen-port}` in the public URL
+   * becomes the port it listens on (a forwarding proxy that routes by port, as the broken variants' webhook proxy).
+   */
   static async start(
     listen: { host: string; port: number },
     publicUrl: string | null,
@@ -50,7 +53,11 @@ export class WebhookReceiver {
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('no TCP address');
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return new WebhookReceiver(server, (publicUrl ?? `http://${host}:${address.port}`).replace(/\/+$/, ''));
+    const url = (publicUrl ?? `http://${host}:${address.port}`).replace(
+      '{listen-port}',
+      String(address.port),
+    );
+    return new WebhookReceiver(server, url.replace(/\/+$/, ''));
   }
 
   /** A fresh route answering with `behaviour`; returns the URL to register as a webhook's url. */

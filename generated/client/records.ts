@@ -45,6 +45,8 @@ export class RecordsResource {
 
   /**
    * Retrieve a record
+   *
+   * Returns one record of a report with its samples.
    * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/get
    */
   retrieve(reportId: GetRecordParameters['path']['reportId'], recordId: GetRecordParameters['path']['recordId'], options?: RequestOptions): Promise<GetRecordResponses['200']> {
@@ -58,6 +60,8 @@ export class RecordsResource {
 
   /**
    * List a report's records
+   *
+   * Lists the records of one report, newest first, with cursor pagination; each record carries its samples.
    * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/get
    */
   list(reportId: ListRecordsParameters['path']['reportId'], query?: NonNullable<ListRecordsParameters['query']>, options?: RequestOptions): Promise<WithItems<ListRecordsResponses['200'], 'data', Record>> {

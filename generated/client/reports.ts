@@ -44,6 +44,8 @@ export class ReportsResource {
 
   /**
    * Retrieve a report
+   *
+   * Returns one report of the account with its status, record count and feed address.
    * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/get
    */
   retrieve(reportId: GetReportParameters['path']['reportId'], options?: RequestOptions): Promise<GetReportResponses['200']> {

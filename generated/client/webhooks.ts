@@ -44,6 +44,8 @@ export class WebhooksResource {
 
   /**
    * Retrieve a webhook
+   *
+   * Returns one webhook configuration of the account, never with its `signingSecret`.
    * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/get
    */
   retrieve(webhookId: GetWebhookParameters['path']['webhookId'], options?: RequestOptions): Promise<GetWebhookResponses['200']> {

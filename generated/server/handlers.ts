@@ -29,8 +29,11 @@ export type CreateRecordReply =
   | { status: 401; body: CreateRecordResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: CreateRecordResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: CreateRecordResponses['404']; }
+  | { status: 408; body: CreateRecordResponses['408']; }
   | { status: 409; body: CreateRecordResponses['409']; }
+  | { status: 413; body: CreateRecordResponses['413']; }
   | { status: 429; body: CreateRecordResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: CreateRecordResponses['431']; }
   | { status: 500; body: CreateRecordResponses['500']; };
 /**
  * Upload a record
@@ -63,7 +66,10 @@ export type CreateReportReply =
   | { status: 400; body: CreateReportResponses['400']; }
   | { status: 401; body: CreateReportResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: CreateReportResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 408; body: CreateReportResponses['408']; }
+  | { status: 413; body: CreateReportResponses['413']; }
   | { status: 429; body: CreateReportResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: CreateReportResponses['431']; }
   | { status: 500; body: CreateReportResponses['500']; };
 /**
  * Create a report
@@ -96,7 +102,10 @@ export type CreateStreamReply =
   | { status: 400; body: CreateStreamResponses['400']; }
   | { status: 401; body: CreateStreamResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: CreateStreamResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 408; body: CreateStreamResponses['408']; }
+  | { status: 413; body: CreateStreamResponses['413']; }
   | { status: 429; body: CreateStreamResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: CreateStreamResponses['431']; }
   | { status: 500; body: CreateStreamResponses['500']; };
 /**
  * Create a stream
@@ -130,7 +139,10 @@ export type CreateSubscriberTokenReply =
   | { status: 401; body: CreateSubscriberTokenResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: CreateSubscriberTokenResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: CreateSubscriberTokenResponses['404']; }
+  | { status: 408; body: CreateSubscriberTokenResponses['408']; }
+  | { status: 413; body: CreateSubscriberTokenResponses['413']; }
   | { status: 429; body: CreateSubscriberTokenResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: CreateSubscriberTokenResponses['431']; }
   | { status: 500; body: CreateSubscriberTokenResponses['500']; };
 /**
  * Create a subscriber token
@@ -163,7 +175,10 @@ export type CreateWebhookReply =
   | { status: 400; body: CreateWebhookResponses['400']; }
   | { status: 401; body: CreateWebhookResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: CreateWebhookResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 408; body: CreateWebhookResponses['408']; }
+  | { status: 413; body: CreateWebhookResponses['413']; }
   | { status: 429; body: CreateWebhookResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: CreateWebhookResponses['431']; }
   | { status: 500; body: CreateWebhookResponses['500']; };
 /**
  * Create a webhook
@@ -197,8 +212,11 @@ export type DeleteRecordReply =
   | { status: 401; body: DeleteRecordResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: DeleteRecordResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: DeleteRecordResponses['404']; }
+  | { status: 408; body: DeleteRecordResponses['408']; }
   | { status: 409; body: DeleteRecordResponses['409']; }
+  | { status: 413; body: DeleteRecordResponses['413']; }
   | { status: 429; body: DeleteRecordResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: DeleteRecordResponses['431']; }
   | { status: 500; body: DeleteRecordResponses['500']; };
 /**
  * Delete a record
@@ -232,7 +250,10 @@ export type DeleteReportReply =
   | { status: 401; body: DeleteReportResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: DeleteReportResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: DeleteReportResponses['404']; }
+  | { status: 408; body: DeleteReportResponses['408']; }
+  | { status: 413; body: DeleteReportResponses['413']; }
   | { status: 429; body: DeleteReportResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: DeleteReportResponses['431']; }
   | { status: 500; body: DeleteReportResponses['500']; };
 /**
  * Delete a report
@@ -266,8 +287,11 @@ export type DeleteStreamReply =
   | { status: 401; body: DeleteStreamResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: DeleteStreamResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: DeleteStreamResponses['404']; }
+  | { status: 408; body: DeleteStreamResponses['408']; }
   | { status: 409; body: DeleteStreamResponses['409']; }
+  | { status: 413; body: DeleteStreamResponses['413']; }
   | { status: 429; body: DeleteStreamResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: DeleteStreamResponses['431']; }
   | { status: 500; body: DeleteStreamResponses['500']; };
 /**
  * Delete a stream
@@ -301,7 +325,10 @@ export type DeleteWebhookReply =
   | { status: 401; body: DeleteWebhookResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: DeleteWebhookResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: DeleteWebhookResponses['404']; }
+  | { status: 408; body: DeleteWebhookResponses['408']; }
+  | { status: 413; body: DeleteWebhookResponses['413']; }
   | { status: 429; body: DeleteWebhookResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: DeleteWebhookResponses['431']; }
   | { status: 500; body: DeleteWebhookResponses['500']; };
 /**
  * Delete a webhook
@@ -331,9 +358,12 @@ export interface GetAccountInput<Auth = unknown> {
  */
 export type GetAccountReply =
   | { status: 200; body: GetAccountResponses['200']; headers?: { 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 400; body: GetAccountResponses['400']; }
   | { status: 401; body: GetAccountResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: GetAccountResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 408; body: GetAccountResponses['408']; }
   | { status: 429; body: GetAccountResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: GetAccountResponses['431']; }
   | { status: 500; body: GetAccountResponses['500']; };
 /**
  * Retrieve the account
@@ -367,7 +397,9 @@ export type GetRecordReply =
   | { status: 401; body: GetRecordResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: GetRecordResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: GetRecordResponses['404']; }
+  | { status: 408; body: GetRecordResponses['408']; }
   | { status: 429; body: GetRecordResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: GetRecordResponses['431']; }
   | { status: 500; body: GetRecordResponses['500']; };
 /**
  * Retrieve a record
@@ -401,7 +433,9 @@ export type GetReportReply =
   | { status: 401; body: GetReportResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: GetReportResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: GetReportResponses['404']; }
+  | { status: 408; body: GetReportResponses['408']; }
   | { status: 429; body: GetReportResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: GetReportResponses['431']; }
   | { status: 500; body: GetReportResponses['500']; };
 /**
  * Retrieve a report
@@ -434,7 +468,9 @@ export type GetReportFeedReply =
   | { status: 304; headers?: { ETag?: string; }; }
   | { status: 400; body: GetReportFeedResponses['400']; }
   | { status: 404; body: GetReportFeedResponses['404']; }
+  | { status: 408; body: GetReportFeedResponses['408']; }
   | { status: 429; body: GetReportFeedResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: GetReportFeedResponses['431']; }
   | { status: 500; body: GetReportFeedResponses['500']; };
 /**
  * Read a report's feed
@@ -468,7 +504,9 @@ export type GetStreamReply =
   | { status: 401; body: GetStreamResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: GetStreamResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: GetStreamResponses['404']; }
+  | { status: 408; body: GetStreamResponses['408']; }
   | { status: 429; body: GetStreamResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: GetStreamResponses['431']; }
   | { status: 500; body: GetStreamResponses['500']; };
 /**
  * Retrieve a stream
@@ -502,7 +540,9 @@ export type GetWebhookReply =
   | { status: 401; body: GetWebhookResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: GetWebhookResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: GetWebhookResponses['404']; }
+  | { status: 408; body: GetWebhookResponses['408']; }
   | { status: 429; body: GetWebhookResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: GetWebhookResponses['431']; }
   | { status: 500; body: GetWebhookResponses['500']; };
 /**
  * Retrieve a webhook
@@ -536,7 +576,9 @@ export type ListRecordsReply =
   | { status: 401; body: ListRecordsResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: ListRecordsResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: ListRecordsResponses['404']; }
+  | { status: 408; body: ListRecordsResponses['408']; }
   | { status: 429; body: ListRecordsResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: ListRecordsResponses['431']; }
   | { status: 500; body: ListRecordsResponses['500']; };
 /**
  * List a report's records
@@ -569,7 +611,9 @@ export type ListReportsReply =
   | { status: 400; body: ListReportsResponses['400']; }
   | { status: 401; body: ListReportsResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: ListReportsResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 408; body: ListReportsResponses['408']; }
   | { status: 429; body: ListReportsResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: ListReportsResponses['431']; }
   | { status: 500; body: ListReportsResponses['500']; };
 /**
  * List reports
@@ -602,7 +646,9 @@ export type ListStreamsReply =
   | { status: 400; body: ListStreamsResponses['400']; }
   | { status: 401; body: ListStreamsResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: ListStreamsResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 408; body: ListStreamsResponses['408']; }
   | { status: 429; body: ListStreamsResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: ListStreamsResponses['431']; }
   | { status: 500; body: ListStreamsResponses['500']; };
 /**
  * List streams
@@ -636,7 +682,9 @@ export type ListWebhookDeliveriesReply =
   | { status: 401; body: ListWebhookDeliveriesResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: ListWebhookDeliveriesResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: ListWebhookDeliveriesResponses['404']; }
+  | { status: 408; body: ListWebhookDeliveriesResponses['408']; }
   | { status: 429; body: ListWebhookDeliveriesResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: ListWebhookDeliveriesResponses['431']; }
   | { status: 500; body: ListWebhookDeliveriesResponses['500']; };
 /**
  * List a webhook's deliveries
@@ -669,7 +717,9 @@ export type ListWebhooksReply =
   | { status: 400; body: ListWebhooksResponses['400']; }
   | { status: 401; body: ListWebhooksResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: ListWebhooksResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 408; body: ListWebhooksResponses['408']; }
   | { status: 429; body: ListWebhooksResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: ListWebhooksResponses['431']; }
   | { status: 500; body: ListWebhooksResponses['500']; };
 /**
  * List webhooks
@@ -700,7 +750,9 @@ export interface OauthAuthorizeInput {
 export type OauthAuthorizeReply =
   | { status: 200; body: OauthAuthorizeResponses['200']; }
   | { status: 302; headers?: { Location?: string; }; }
-  | { status: 400; body: OauthAuthorizeResponses['400']; };
+  | { status: 400; body: OauthAuthorizeResponses['400']; }
+  | { status: 408; body: OauthAuthorizeResponses['408']; }
+  | { status: 431; body: OauthAuthorizeResponses['431']; };
 /**
  * Authorize a client
  * @see spec/openapi.yaml#/paths/~1oauth~1authorize/get
@@ -730,7 +782,9 @@ export interface OauthConsentInput {
 export type OauthConsentReply =
   | { status: 302; headers?: { Location?: string; }; }
   | { status: 400; body: OauthConsentResponses['400']; }
-  | { status: 429; body: OauthConsentResponses['429']; headers?: { 'Retry-After'?: number; }; };
+  | { status: 408; body: OauthConsentResponses['408']; }
+  | { status: 429; body: OauthConsentResponses['429']; headers?: { 'Retry-After'?: number; }; }
+  | { status: 431; body: OauthConsentResponses['431']; };
 /**
  * Give or refuse consent
  * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
@@ -760,8 +814,10 @@ export interface OauthTokenInput {
 export type OauthTokenReply =
   | { status: 200; body: OauthTokenResponses['200']; headers?: { 'Cache-Control'?: string; }; }
   | { status: 400; body: OauthTokenResponses['400']; }
-  | { status: 401; body: OauthTokenResponses['401']; }
-  | { status: 429; body: OauthTokenResponses['429']; headers?: { 'Retry-After'?: number; }; };
+  | { status: 401; body: OauthTokenResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 408; body: OauthTokenResponses['408']; }
+  | { status: 429; body: OauthTokenResponses['429']; headers?: { 'Retry-After'?: number; }; }
+  | { status: 431; body: OauthTokenResponses['431']; };
 /**
  * Exchange a code or refresh a token
  * @see spec/openapi.yaml#/paths/~1oauth~1token/post
@@ -794,8 +850,11 @@ export type PublishRecordReply =
   | { status: 401; body: PublishRecordResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: PublishRecordResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: PublishRecordResponses['404']; }
+  | { status: 408; body: PublishRecordResponses['408']; }
   | { status: 409; body: PublishRecordResponses['409']; }
+  | { status: 413; body: PublishRecordResponses['413']; }
   | { status: 429; body: PublishRecordResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: PublishRecordResponses['431']; }
   | { status: 500; body: PublishRecordResponses['500']; };
 /**
  * Publish a record
@@ -829,7 +888,10 @@ export type RetryWebhookDeliveryReply =
   | { status: 401; body: RetryWebhookDeliveryResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: RetryWebhookDeliveryResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: RetryWebhookDeliveryResponses['404']; }
+  | { status: 408; body: RetryWebhookDeliveryResponses['408']; }
+  | { status: 413; body: RetryWebhookDeliveryResponses['413']; }
   | { status: 429; body: RetryWebhookDeliveryResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: RetryWebhookDeliveryResponses['431']; }
   | { status: 500; body: RetryWebhookDeliveryResponses['500']; };
 /**
  * Send a delivery again
@@ -863,7 +925,10 @@ export type RollWebhookSecretReply =
   | { status: 401; body: RollWebhookSecretResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: RollWebhookSecretResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: RollWebhookSecretResponses['404']; }
+  | { status: 408; body: RollWebhookSecretResponses['408']; }
+  | { status: 413; body: RollWebhookSecretResponses['413']; }
   | { status: 429; body: RollWebhookSecretResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: RollWebhookSecretResponses['431']; }
   | { status: 500; body: RollWebhookSecretResponses['500']; };
 /**
  * Roll a webhook's signing secret
@@ -897,7 +962,10 @@ export type TestWebhookReply =
   | { status: 401; body: TestWebhookResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: TestWebhookResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: TestWebhookResponses['404']; }
+  | { status: 408; body: TestWebhookResponses['408']; }
+  | { status: 413; body: TestWebhookResponses['413']; }
   | { status: 429; body: TestWebhookResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: TestWebhookResponses['431']; }
   | { status: 500; body: TestWebhookResponses['500']; };
 /**
  * Send a test event
@@ -931,8 +999,11 @@ export type UpdateRecordReply =
   | { status: 401; body: UpdateRecordResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: UpdateRecordResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: UpdateRecordResponses['404']; }
+  | { status: 408; body: UpdateRecordResponses['408']; }
   | { status: 409; body: UpdateRecordResponses['409']; }
+  | { status: 413; body: UpdateRecordResponses['413']; }
   | { status: 429; body: UpdateRecordResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: UpdateRecordResponses['431']; }
   | { status: 500; body: UpdateRecordResponses['500']; };
 /**
  * Update a draft record
@@ -966,8 +1037,11 @@ export type UpdateReportReply =
   | { status: 401; body: UpdateReportResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: UpdateReportResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: UpdateReportResponses['404']; }
+  | { status: 408; body: UpdateReportResponses['408']; }
   | { status: 409; body: UpdateReportResponses['409']; }
+  | { status: 413; body: UpdateReportResponses['413']; }
   | { status: 429; body: UpdateReportResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: UpdateReportResponses['431']; }
   | { status: 500; body: UpdateReportResponses['500']; };
 /**
  * Update or archive a report
@@ -1001,8 +1075,11 @@ export type UpdateStreamReply =
   | { status: 401; body: UpdateStreamResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: UpdateStreamResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 404; body: UpdateStreamResponses['404']; }
+  | { status: 408; body: UpdateStreamResponses['408']; }
   | { status: 409; body: UpdateStreamResponses['409']; }
+  | { status: 413; body: UpdateStreamResponses['413']; }
   | { status: 429; body: UpdateStreamResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }
+  | { status: 431; body: UpdateStreamResponses['431']; }
   | { status: 500; body: UpdateStreamResponses['500']; };
 /**
  * Update a stream

@@ -158,7 +158,26 @@ const schemaRecordList = {
   type: 'object',
   properties: {
     object: { type: 'string' },
-    data: { type: 'array', items: schemaRecord },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          object: { type: 'string' },
+          reportId: { type: 'string' },
+          status: { type: 'string' },
+          source: { type: 'string' },
+          streamId: { type: ['string', 'null'] },
+          title: { type: ['string', 'null'] },
+          sampleCount: { type: 'integer' },
+          samples: { type: 'array', items: schemaTelemetrySample },
+          createdAt: { type: 'string' },
+          publishedAt: { type: ['string', 'null'] },
+        },
+        required: ['id', 'object', 'reportId', 'status', 'source', 'streamId', 'title', 'sampleCount', 'samples', 'createdAt', 'publishedAt'],
+      },
+    },
     hasMore: { type: 'boolean' },
     nextCursor: { type: ['string', 'null'] },
   },
@@ -168,7 +187,22 @@ const schemaReportList = {
   type: 'object',
   properties: {
     object: { type: 'string' },
-    data: { type: 'array', items: schemaReport },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          object: { type: 'string' },
+          title: { type: 'string' },
+          status: { type: 'string' },
+          recordCount: { type: 'integer' },
+          reportUrl: { type: 'string' },
+          createdAt: { type: 'string' },
+        },
+        required: ['id', 'object', 'title', 'status', 'recordCount', 'reportUrl', 'createdAt'],
+      },
+    },
     hasMore: { type: 'boolean' },
     nextCursor: { type: ['string', 'null'] },
   },
@@ -178,11 +212,116 @@ const schemaStreamList = {
   type: 'object',
   properties: {
     object: { type: 'string' },
-    data: { type: 'array', items: schemaStream },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          object: { type: 'string' },
+          title: { type: 'string' },
+          status: { type: 'string' },
+          quality: { type: 'string' },
+          format: { type: 'string' },
+          region: { type: 'string' },
+          mqttTopic: { type: 'string' },
+          wsUrl: { type: 'string' },
+          subscriberCount: { type: 'integer' },
+          createdAt: { type: 'string' },
+          metadata: { type: 'object', additionalProperties: { type: 'string' } },
+          startedAt: { type: ['string', 'null'] },
+          recordingReportId: { type: ['string', 'null'] },
+        },
+        required: ['id', 'object', 'title', 'status', 'quality', 'format', 'region', 'mqttTopic', 'wsUrl', 'subscriberCount', 'createdAt', 'metadata', 'startedAt', 'recordingReportId'],
+      },
+    },
     hasMore: { type: 'boolean' },
     nextCursor: { type: ['string', 'null'] },
   },
   required: ['object', 'data', 'hasMore', 'nextCursor'],
+};
+const schemaWebhookDeliveryList = {
+  type: 'object',
+  properties: {
+    object: { type: 'string' },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          object: { type: 'string' },
+          webhookId: { type: 'string' },
+          eventId: { type: 'string' },
+          eventType: { type: 'string' },
+          status: { type: 'string' },
+          attempts: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                attemptedAt: { type: 'string' },
+                statusCode: { type: ['integer', 'null'] },
+                error: { type: ['string', 'null'] },
+                durationMs: { type: 'integer' },
+              },
+              required: ['attemptedAt', 'statusCode', 'error', 'durationMs'],
+            },
+          },
+          nextAttemptAt: { type: ['string', 'null'] },
+          createdAt: { type: 'string' },
+        },
+        required: ['id', 'object', 'webhookId', 'eventId', 'eventType', 'status', 'attempts', 'nextAttemptAt', 'createdAt'],
+      },
+    },
+    hasMore: { type: 'boolean' },
+    nextCursor: { type: ['string', 'null'] },
+  },
+  required: ['object', 'data', 'hasMore', 'nextCursor'],
+};
+const schemaWebhookList = {
+  type: 'object',
+  properties: {
+    object: { type: 'string' },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          object: { type: 'string' },
+          url: { type: 'string' },
+          events: { type: 'array', items: { type: 'string' } },
+          status: { type: 'string' },
+          description: { type: ['string', 'null'] },
+          createdAt: { type: 'string' },
+        },
+        required: ['id', 'object', 'url', 'events', 'status', 'description', 'createdAt'],
+      },
+    },
+    hasMore: { type: 'boolean' },
+    nextCursor: { type: ['string', 'null'] },
+  },
+  required: ['object', 'data', 'hasMore', 'nextCursor'],
+};
+const schemaTokenResponse = {
+  type: 'object',
+  properties: {
+    access_token: { type: 'string' },
+    token_type: { type: 'string' },
+    expires_in: { type: 'integer' },
+    refresh_token: { type: 'string' },
+    scope: { type: 'string' },
+  },
+  required: ['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope'],
+};
+const schemaOAuthError = {
+  type: 'object',
+  properties: {
+    error: { type: 'string' },
+    error_description: { type: 'string' },
+  },
+  required: ['error'],
 };
 const schemaWebhookDelivery = {
   type: 'object',
@@ -210,45 +349,6 @@ const schemaWebhookDelivery = {
     createdAt: { type: 'string' },
   },
   required: ['id', 'object', 'webhookId', 'eventId', 'eventType', 'status', 'attempts', 'nextAttemptAt', 'createdAt'],
-};
-const schemaWebhookDeliveryList = {
-  type: 'object',
-  properties: {
-    object: { type: 'string' },
-    data: { type: 'array', items: schemaWebhookDelivery },
-    hasMore: { type: 'boolean' },
-    nextCursor: { type: ['string', 'null'] },
-  },
-  required: ['object', 'data', 'hasMore', 'nextCursor'],
-};
-const schemaWebhookList = {
-  type: 'object',
-  properties: {
-    object: { type: 'string' },
-    data: { type: 'array', items: schemaWebhook },
-    hasMore: { type: 'boolean' },
-    nextCursor: { type: ['string', 'null'] },
-  },
-  required: ['object', 'data', 'hasMore', 'nextCursor'],
-};
-const schemaTokenResponse = {
-  type: 'object',
-  properties: {
-    access_token: { type: 'string' },
-    token_type: { type: 'string' },
-    expires_in: { type: 'integer' },
-    refresh_token: { type: 'string' },
-    scope: { type: 'string' },
-  },
-  required: ['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope'],
-};
-const schemaOAuthError = {
-  type: 'object',
-  properties: {
-    error: { type: 'string' },
-    error_description: { type: 'string' },
-  },
-  required: ['error'],
 };
 const schemaWebhookTestEvent = {
   type: 'object',

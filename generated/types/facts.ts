@@ -32,7 +32,7 @@ export const apiPolicies = {
     body: 'reject',
   },
   limits: {
-    maxRequestBodyBytes: 1048576,
+    maxRequestBodyBytes: 5931224,
     maxWebhooksPerAccount: 16,
     maxJsonNestingDepth: 32,
     requestHeadersTimeoutSeconds: 10,
@@ -123,7 +123,7 @@ export const schemaPatterns = {
 } as const;
 /** The maxItems of each named array schema and of its direct array properties. */
 export const schemaMaxItems = {
-  'CreateRecordRequest.samples': 10000,
+  'CreateRecordRequest.samples': 1000,
   'Record.samples': 10000,
   'UpdateRecordRequest.samples': 10000,
 } as const;

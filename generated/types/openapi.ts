@@ -875,7 +875,7 @@ export interface components {
          *     }
          */
         List: {
-            /** @description Items of the resource, newest first. */
+            /** @description Items of the resource, newest first; each list schema that uses this envelope names the item type. */
             data: unknown[];
             /** @description More pages exist in the direction being paged. */
             hasMore: boolean;
@@ -1014,8 +1014,8 @@ export interface components {
          *     }
          */
         RecordList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Record"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * RecordStatus
          * @description The state of a record inside a report.
@@ -1164,8 +1164,8 @@ export interface components {
          *     }
          */
         ReportList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Report"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * ReportStatus
          * @description The state of a report.
@@ -1243,8 +1243,8 @@ export interface components {
          *     }
          */
         StreamList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Stream"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * StreamProperties
          * @description The fields every representation of a stream shares. `streamKey` is not among them; it appears only in the creation response.
@@ -1481,7 +1481,7 @@ export interface components {
         Title: string;
         /**
          * TokenRequest
-         * @description Form fields of `POST {auth_url}/oauth/token`: an authorization code exchange or a refresh.
+         * @description Form fields of `POST {auth_url}/oauth/token`: an authorization code exchange or a refresh. The client authenticates with HTTP Basic (`client_secret_basic`, RFC 6749 section 2.3.1) or with `client_id` and `client_secret` in the form, never both in one request (section 2.3).
          * @example {
          *       "grant_type": "authorization_code",
          *       "code": "ac_Q8v2Lm7Xt4Nk9Rb3",
@@ -1491,18 +1491,19 @@ export interface components {
          *     }
          */
         TokenRequest: {
-            client_id: string;
-            client_secret: string;
+            client_id?: string;
+            /** @description Required of a confidential client unless it authenticates with HTTP Basic; a public client sends client_id alone. */
+            client_secret?: string;
             code: string;
-            /** @description PKCE verifier (RFC 7636); required when the authorization request had a code_challenge. */
+            /** @description PKCE verifier (RFC 7636); required when the authorization request had a code_challenge, refused when it had none (a PKCE downgrade, RFC 9700 section 2.1.1). */
             code_verifier?: string;
             /** @constant */
             grant_type: "authorization_code";
             /** Format: uri */
             redirect_uri: string;
         } | {
-            client_id: string;
-            client_secret: string;
+            client_id?: string;
+            client_secret?: string;
             /** @constant */
             grant_type: "refresh_token";
             refresh_token: string;
@@ -1670,8 +1671,8 @@ export interface components {
          *     }
          */
         WebhookDeliveryList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["WebhookDelivery"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * WebhookEvent
          * @description Any event a webhook delivery can carry, told apart by `type`.
@@ -1694,8 +1695,8 @@ export interface components {
          *     }
          */
         WebhookList: {
-            data?: unknown;
-        } & components["schemas"]["List"];
+            data: components["schemas"]["Webhook"][];
+        } & WithRequired<components["schemas"]["List"], "object" | "data" | "hasMore" | "nextCursor">;
         /**
          * WebhookProperties
          * @description The fields every representation of a webhook shares. `signingSecret` is not among them; it appears only in the creation response.
@@ -1791,6 +1792,16 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
+            /** @description Missing or invalid parameter: `invalid_request_error` with `param`. */
+            400: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description No valid API key or token: `authentication_error` with `missing_token`, `invalid_token`, `token_expired` or `key_revoked`. */
             401: {
                 headers: {
@@ -1813,6 +1824,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -1820,6 +1841,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1882,6 +1913,26 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     oauthConsent: {
@@ -1914,6 +1965,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many wrong API keys from this client address (`x-rate-limit.perAddress`); shown as a page. */
             429: {
                 headers: {
@@ -1922,6 +1983,16 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -1961,10 +2032,21 @@ export interface operations {
             /** @description An RFC 6749 invalid_client error. */
             401: {
                 headers: {
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Too many failed attempts from this client address (`x-rate-limit.perAddress`); an RFC 6749 body. */
@@ -1975,6 +2057,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -2037,6 +2129,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2044,6 +2146,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2119,6 +2231,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2126,6 +2258,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2209,6 +2351,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2216,6 +2368,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2299,6 +2461,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2306,6 +2488,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,8 +2585,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -2410,6 +2622,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,6 +2700,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2485,6 +2717,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2572,6 +2814,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2579,6 +2831,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,8 +2928,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -2683,6 +2965,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2767,6 +3059,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -2774,6 +3076,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2858,8 +3170,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -2875,6 +3207,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2963,8 +3305,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -2980,6 +3342,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3064,8 +3436,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -3081,6 +3473,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3157,6 +3559,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3164,6 +3576,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3239,6 +3661,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3246,6 +3688,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3329,6 +3781,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3336,6 +3798,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3419,8 +3891,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -3436,6 +3928,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,8 +4025,28 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description The resource is already in the requested state, or its state forbids the change: `conflict_error`. */
             409: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
@@ -3540,6 +4062,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3627,6 +4159,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3634,6 +4186,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3709,6 +4271,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3716,6 +4288,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,6 +4373,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3798,6 +4400,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3881,6 +4493,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3888,6 +4510,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3971,6 +4603,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3978,6 +4630,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,6 +4727,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4072,6 +4744,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4156,6 +4838,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4163,6 +4865,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4246,6 +4958,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4253,6 +4985,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4336,6 +5078,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description The request's headers or body did not arrive within `x-limits.requestHeadersTimeoutSeconds` / `requestTimeoutSeconds`: `request_timeout`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            408: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than `x-limits.maxRequestBodyBytes`: `body_too_large`. */
+            413: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Too many requests for this credential, or from this client address without a valid credential (then without the RateLimit fields): `rate_limit_error`. Back off for `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4343,6 +5105,16 @@ export interface operations {
                     "RateLimit-Policy"?: string;
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request's header section is larger than the service accepts: `headers_too_large`; the connection is closed. Answered before the request reaches an operation, so every operation can answer it. */
+            431: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

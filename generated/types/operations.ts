@@ -16,8 +16,11 @@ export type CreateRecordResponses = {
   '401': operations['createRecord']['responses']['401']['content']['application/json'];
   '403': operations['createRecord']['responses']['403']['content']['application/json'];
   '404': operations['createRecord']['responses']['404']['content']['application/json'];
+  '408': operations['createRecord']['responses']['408']['content']['application/json'];
   '409': operations['createRecord']['responses']['409']['content']['application/json'];
+  '413': operations['createRecord']['responses']['413']['content']['application/json'];
   '429': operations['createRecord']['responses']['429']['content']['application/json'];
+  '431': operations['createRecord']['responses']['431']['content']['application/json'];
   '500': operations['createRecord']['responses']['500']['content']['application/json'];
 };
 /**
@@ -39,7 +42,10 @@ export type CreateReportResponses = {
   '400': operations['createReport']['responses']['400']['content']['application/json'];
   '401': operations['createReport']['responses']['401']['content']['application/json'];
   '403': operations['createReport']['responses']['403']['content']['application/json'];
+  '408': operations['createReport']['responses']['408']['content']['application/json'];
+  '413': operations['createReport']['responses']['413']['content']['application/json'];
   '429': operations['createReport']['responses']['429']['content']['application/json'];
+  '431': operations['createReport']['responses']['431']['content']['application/json'];
   '500': operations['createReport']['responses']['500']['content']['application/json'];
 };
 /**
@@ -61,7 +67,10 @@ export type CreateStreamResponses = {
   '400': operations['createStream']['responses']['400']['content']['application/json'];
   '401': operations['createStream']['responses']['401']['content']['application/json'];
   '403': operations['createStream']['responses']['403']['content']['application/json'];
+  '408': operations['createStream']['responses']['408']['content']['application/json'];
+  '413': operations['createStream']['responses']['413']['content']['application/json'];
   '429': operations['createStream']['responses']['429']['content']['application/json'];
+  '431': operations['createStream']['responses']['431']['content']['application/json'];
   '500': operations['createStream']['responses']['500']['content']['application/json'];
 };
 /**
@@ -84,7 +93,10 @@ export type CreateSubscriberTokenResponses = {
   '401': operations['createSubscriberToken']['responses']['401']['content']['application/json'];
   '403': operations['createSubscriberToken']['responses']['403']['content']['application/json'];
   '404': operations['createSubscriberToken']['responses']['404']['content']['application/json'];
+  '408': operations['createSubscriberToken']['responses']['408']['content']['application/json'];
+  '413': operations['createSubscriberToken']['responses']['413']['content']['application/json'];
   '429': operations['createSubscriberToken']['responses']['429']['content']['application/json'];
+  '431': operations['createSubscriberToken']['responses']['431']['content']['application/json'];
   '500': operations['createSubscriberToken']['responses']['500']['content']['application/json'];
 };
 /**
@@ -106,7 +118,10 @@ export type CreateWebhookResponses = {
   '400': operations['createWebhook']['responses']['400']['content']['application/json'];
   '401': operations['createWebhook']['responses']['401']['content']['application/json'];
   '403': operations['createWebhook']['responses']['403']['content']['application/json'];
+  '408': operations['createWebhook']['responses']['408']['content']['application/json'];
+  '413': operations['createWebhook']['responses']['413']['content']['application/json'];
   '429': operations['createWebhook']['responses']['429']['content']['application/json'];
+  '431': operations['createWebhook']['responses']['431']['content']['application/json'];
   '500': operations['createWebhook']['responses']['500']['content']['application/json'];
 };
 /**
@@ -129,8 +144,11 @@ export type DeleteRecordResponses = {
   '401': operations['deleteRecord']['responses']['401']['content']['application/json'];
   '403': operations['deleteRecord']['responses']['403']['content']['application/json'];
   '404': operations['deleteRecord']['responses']['404']['content']['application/json'];
+  '408': operations['deleteRecord']['responses']['408']['content']['application/json'];
   '409': operations['deleteRecord']['responses']['409']['content']['application/json'];
+  '413': operations['deleteRecord']['responses']['413']['content']['application/json'];
   '429': operations['deleteRecord']['responses']['429']['content']['application/json'];
+  '431': operations['deleteRecord']['responses']['431']['content']['application/json'];
   '500': operations['deleteRecord']['responses']['500']['content']['application/json'];
 };
 /**
@@ -148,7 +166,10 @@ export type DeleteReportResponses = {
   '401': operations['deleteReport']['responses']['401']['content']['application/json'];
   '403': operations['deleteReport']['responses']['403']['content']['application/json'];
   '404': operations['deleteReport']['responses']['404']['content']['application/json'];
+  '408': operations['deleteReport']['responses']['408']['content']['application/json'];
+  '413': operations['deleteReport']['responses']['413']['content']['application/json'];
   '429': operations['deleteReport']['responses']['429']['content']['application/json'];
+  '431': operations['deleteReport']['responses']['431']['content']['application/json'];
   '500': operations['deleteReport']['responses']['500']['content']['application/json'];
 };
 /**
@@ -166,8 +187,11 @@ export type DeleteStreamResponses = {
   '401': operations['deleteStream']['responses']['401']['content']['application/json'];
   '403': operations['deleteStream']['responses']['403']['content']['application/json'];
   '404': operations['deleteStream']['responses']['404']['content']['application/json'];
+  '408': operations['deleteStream']['responses']['408']['content']['application/json'];
   '409': operations['deleteStream']['responses']['409']['content']['application/json'];
+  '413': operations['deleteStream']['responses']['413']['content']['application/json'];
   '429': operations['deleteStream']['responses']['429']['content']['application/json'];
+  '431': operations['deleteStream']['responses']['431']['content']['application/json'];
   '500': operations['deleteStream']['responses']['500']['content']['application/json'];
 };
 /**
@@ -185,7 +209,10 @@ export type DeleteWebhookResponses = {
   '401': operations['deleteWebhook']['responses']['401']['content']['application/json'];
   '403': operations['deleteWebhook']['responses']['403']['content']['application/json'];
   '404': operations['deleteWebhook']['responses']['404']['content']['application/json'];
+  '408': operations['deleteWebhook']['responses']['408']['content']['application/json'];
+  '413': operations['deleteWebhook']['responses']['413']['content']['application/json'];
   '429': operations['deleteWebhook']['responses']['429']['content']['application/json'];
+  '431': operations['deleteWebhook']['responses']['431']['content']['application/json'];
   '500': operations['deleteWebhook']['responses']['500']['content']['application/json'];
 };
 /**
@@ -199,9 +226,12 @@ export type GetAccountParameters = operations['getAccount']['parameters'];
  */
 export type GetAccountResponses = {
   '200': operations['getAccount']['responses']['200']['content']['application/json'];
+  '400': operations['getAccount']['responses']['400']['content']['application/json'];
   '401': operations['getAccount']['responses']['401']['content']['application/json'];
   '403': operations['getAccount']['responses']['403']['content']['application/json'];
+  '408': operations['getAccount']['responses']['408']['content']['application/json'];
   '429': operations['getAccount']['responses']['429']['content']['application/json'];
+  '431': operations['getAccount']['responses']['431']['content']['application/json'];
   '500': operations['getAccount']['responses']['500']['content']['application/json'];
 };
 /**
@@ -219,7 +249,9 @@ export type GetRecordResponses = {
   '401': operations['getRecord']['responses']['401']['content']['application/json'];
   '403': operations['getRecord']['responses']['403']['content']['application/json'];
   '404': operations['getRecord']['responses']['404']['content']['application/json'];
+  '408': operations['getRecord']['responses']['408']['content']['application/json'];
   '429': operations['getRecord']['responses']['429']['content']['application/json'];
+  '431': operations['getRecord']['responses']['431']['content']['application/json'];
   '500': operations['getRecord']['responses']['500']['content']['application/json'];
 };
 /**
@@ -237,7 +269,9 @@ export type GetReportResponses = {
   '401': operations['getReport']['responses']['401']['content']['application/json'];
   '403': operations['getReport']['responses']['403']['content']['application/json'];
   '404': operations['getReport']['responses']['404']['content']['application/json'];
+  '408': operations['getReport']['responses']['408']['content']['application/json'];
   '429': operations['getReport']['responses']['429']['content']['application/json'];
+  '431': operations['getReport']['responses']['431']['content']['application/json'];
   '500': operations['getReport']['responses']['500']['content']['application/json'];
 };
 /**
@@ -254,7 +288,9 @@ export type GetReportFeedResponses = {
   '304': undefined;
   '400': operations['getReportFeed']['responses']['400']['content']['application/json'];
   '404': operations['getReportFeed']['responses']['404']['content']['application/json'];
+  '408': operations['getReportFeed']['responses']['408']['content']['application/json'];
   '429': operations['getReportFeed']['responses']['429']['content']['application/json'];
+  '431': operations['getReportFeed']['responses']['431']['content']['application/json'];
   '500': operations['getReportFeed']['responses']['500']['content']['application/json'];
 };
 /**
@@ -272,7 +308,9 @@ export type GetStreamResponses = {
   '401': operations['getStream']['responses']['401']['content']['application/json'];
   '403': operations['getStream']['responses']['403']['content']['application/json'];
   '404': operations['getStream']['responses']['404']['content']['application/json'];
+  '408': operations['getStream']['responses']['408']['content']['application/json'];
   '429': operations['getStream']['responses']['429']['content']['application/json'];
+  '431': operations['getStream']['responses']['431']['content']['application/json'];
   '500': operations['getStream']['responses']['500']['content']['application/json'];
 };
 /**
@@ -290,7 +328,9 @@ export type GetWebhookResponses = {
   '401': operations['getWebhook']['responses']['401']['content']['application/json'];
   '403': operations['getWebhook']['responses']['403']['content']['application/json'];
   '404': operations['getWebhook']['responses']['404']['content']['application/json'];
+  '408': operations['getWebhook']['responses']['408']['content']['application/json'];
   '429': operations['getWebhook']['responses']['429']['content']['application/json'];
+  '431': operations['getWebhook']['responses']['431']['content']['application/json'];
   '500': operations['getWebhook']['responses']['500']['content']['application/json'];
 };
 /**
@@ -308,7 +348,9 @@ export type ListRecordsResponses = {
   '401': operations['listRecords']['responses']['401']['content']['application/json'];
   '403': operations['listRecords']['responses']['403']['content']['application/json'];
   '404': operations['listRecords']['responses']['404']['content']['application/json'];
+  '408': operations['listRecords']['responses']['408']['content']['application/json'];
   '429': operations['listRecords']['responses']['429']['content']['application/json'];
+  '431': operations['listRecords']['responses']['431']['content']['application/json'];
   '500': operations['listRecords']['responses']['500']['content']['application/json'];
 };
 /**
@@ -325,7 +367,9 @@ export type ListReportsResponses = {
   '400': operations['listReports']['responses']['400']['content']['application/json'];
   '401': operations['listReports']['responses']['401']['content']['application/json'];
   '403': operations['listReports']['responses']['403']['content']['application/json'];
+  '408': operations['listReports']['responses']['408']['content']['application/json'];
   '429': operations['listReports']['responses']['429']['content']['application/json'];
+  '431': operations['listReports']['responses']['431']['content']['application/json'];
   '500': operations['listReports']['responses']['500']['content']['application/json'];
 };
 /**
@@ -342,7 +386,9 @@ export type ListStreamsResponses = {
   '400': operations['listStreams']['responses']['400']['content']['application/json'];
   '401': operations['listStreams']['responses']['401']['content']['application/json'];
   '403': operations['listStreams']['responses']['403']['content']['application/json'];
+  '408': operations['listStreams']['responses']['408']['content']['application/json'];
   '429': operations['listStreams']['responses']['429']['content']['application/json'];
+  '431': operations['listStreams']['responses']['431']['content']['application/json'];
   '500': operations['listStreams']['responses']['500']['content']['application/json'];
 };
 /**
@@ -360,7 +406,9 @@ export type ListWebhookDeliveriesResponses = {
   '401': operations['listWebhookDeliveries']['responses']['401']['content']['application/json'];
   '403': operations['listWebhookDeliveries']['responses']['403']['content']['application/json'];
   '404': operations['listWebhookDeliveries']['responses']['404']['content']['application/json'];
+  '408': operations['listWebhookDeliveries']['responses']['408']['content']['application/json'];
   '429': operations['listWebhookDeliveries']['responses']['429']['content']['application/json'];
+  '431': operations['listWebhookDeliveries']['responses']['431']['content']['application/json'];
   '500': operations['listWebhookDeliveries']['responses']['500']['content']['application/json'];
 };
 /**
@@ -377,7 +425,9 @@ export type ListWebhooksResponses = {
   '400': operations['listWebhooks']['responses']['400']['content']['application/json'];
   '401': operations['listWebhooks']['responses']['401']['content']['application/json'];
   '403': operations['listWebhooks']['responses']['403']['content']['application/json'];
+  '408': operations['listWebhooks']['responses']['408']['content']['application/json'];
   '429': operations['listWebhooks']['responses']['429']['content']['application/json'];
+  '431': operations['listWebhooks']['responses']['431']['content']['application/json'];
   '500': operations['listWebhooks']['responses']['500']['content']['application/json'];
 };
 /**
@@ -393,6 +443,8 @@ export type OauthAuthorizeResponses = {
   '200': operations['oauthAuthorize']['responses']['200']['content']['text/html'];
   '302': undefined;
   '400': operations['oauthAuthorize']['responses']['400']['content']['text/html'];
+  '408': operations['oauthAuthorize']['responses']['408']['content']['application/json'];
+  '431': operations['oauthAuthorize']['responses']['431']['content']['application/json'];
 };
 /**
  * Path, query and header parameters of oauthConsent.
@@ -406,7 +458,9 @@ export type OauthConsentParameters = operations['oauthConsent']['parameters'];
 export type OauthConsentResponses = {
   '302': undefined;
   '400': operations['oauthConsent']['responses']['400']['content']['text/html'];
+  '408': operations['oauthConsent']['responses']['408']['content']['application/json'];
   '429': operations['oauthConsent']['responses']['429']['content']['text/html'];
+  '431': operations['oauthConsent']['responses']['431']['content']['application/json'];
 };
 /**
  * Request body of oauthConsent.
@@ -426,7 +480,9 @@ export type OauthTokenResponses = {
   '200': operations['oauthToken']['responses']['200']['content']['application/json'];
   '400': operations['oauthToken']['responses']['400']['content']['application/json'];
   '401': operations['oauthToken']['responses']['401']['content']['application/json'];
+  '408': operations['oauthToken']['responses']['408']['content']['application/json'];
   '429': operations['oauthToken']['responses']['429']['content']['application/json'];
+  '431': operations['oauthToken']['responses']['431']['content']['application/json'];
 };
 /**
  * Request body of oauthToken.
@@ -448,8 +504,11 @@ export type PublishRecordResponses = {
   '401': operations['publishRecord']['responses']['401']['content']['application/json'];
   '403': operations['publishRecord']['responses']['403']['content']['application/json'];
   '404': operations['publishRecord']['responses']['404']['content']['application/json'];
+  '408': operations['publishRecord']['responses']['408']['content']['application/json'];
   '409': operations['publishRecord']['responses']['409']['content']['application/json'];
+  '413': operations['publishRecord']['responses']['413']['content']['application/json'];
   '429': operations['publishRecord']['responses']['429']['content']['application/json'];
+  '431': operations['publishRecord']['responses']['431']['content']['application/json'];
   '500': operations['publishRecord']['responses']['500']['content']['application/json'];
 };
 /**
@@ -467,7 +526,10 @@ export type RetryWebhookDeliveryResponses = {
   '401': operations['retryWebhookDelivery']['responses']['401']['content']['application/json'];
   '403': operations['retryWebhookDelivery']['responses']['403']['content']['application/json'];
   '404': operations['retryWebhookDelivery']['responses']['404']['content']['application/json'];
+  '408': operations['retryWebhookDelivery']['responses']['408']['content']['application/json'];
+  '413': operations['retryWebhookDelivery']['responses']['413']['content']['application/json'];
   '429': operations['retryWebhookDelivery']['responses']['429']['content']['application/json'];
+  '431': operations['retryWebhookDelivery']['responses']['431']['content']['application/json'];
   '500': operations['retryWebhookDelivery']['responses']['500']['content']['application/json'];
 };
 /**
@@ -485,7 +547,10 @@ export type RollWebhookSecretResponses = {
   '401': operations['rollWebhookSecret']['responses']['401']['content']['application/json'];
   '403': operations['rollWebhookSecret']['responses']['403']['content']['application/json'];
   '404': operations['rollWebhookSecret']['responses']['404']['content']['application/json'];
+  '408': operations['rollWebhookSecret']['responses']['408']['content']['application/json'];
+  '413': operations['rollWebhookSecret']['responses']['413']['content']['application/json'];
   '429': operations['rollWebhookSecret']['responses']['429']['content']['application/json'];
+  '431': operations['rollWebhookSecret']['responses']['431']['content']['application/json'];
   '500': operations['rollWebhookSecret']['responses']['500']['content']['application/json'];
 };
 /**
@@ -503,7 +568,10 @@ export type TestWebhookResponses = {
   '401': operations['testWebhook']['responses']['401']['content']['application/json'];
   '403': operations['testWebhook']['responses']['403']['content']['application/json'];
   '404': operations['testWebhook']['responses']['404']['content']['application/json'];
+  '408': operations['testWebhook']['responses']['408']['content']['application/json'];
+  '413': operations['testWebhook']['responses']['413']['content']['application/json'];
   '429': operations['testWebhook']['responses']['429']['content']['application/json'];
+  '431': operations['testWebhook']['responses']['431']['content']['application/json'];
   '500': operations['testWebhook']['responses']['500']['content']['application/json'];
 };
 /**
@@ -521,8 +589,11 @@ export type UpdateRecordResponses = {
   '401': operations['updateRecord']['responses']['401']['content']['application/json'];
   '403': operations['updateRecord']['responses']['403']['content']['application/json'];
   '404': operations['updateRecord']['responses']['404']['content']['application/json'];
+  '408': operations['updateRecord']['responses']['408']['content']['application/json'];
   '409': operations['updateRecord']['responses']['409']['content']['application/json'];
+  '413': operations['updateRecord']['responses']['413']['content']['application/json'];
   '429': operations['updateRecord']['responses']['429']['content']['application/json'];
+  '431': operations['updateRecord']['responses']['431']['content']['application/json'];
   '500': operations['updateRecord']['responses']['500']['content']['application/json'];
 };
 /**
@@ -545,8 +616,11 @@ export type UpdateReportResponses = {
   '401': operations['updateReport']['responses']['401']['content']['application/json'];
   '403': operations['updateReport']['responses']['403']['content']['application/json'];
   '404': operations['updateReport']['responses']['404']['content']['application/json'];
+  '408': operations['updateReport']['responses']['408']['content']['application/json'];
   '409': operations['updateReport']['responses']['409']['content']['application/json'];
+  '413': operations['updateReport']['responses']['413']['content']['application/json'];
   '429': operations['updateReport']['responses']['429']['content']['application/json'];
+  '431': operations['updateReport']['responses']['431']['content']['application/json'];
   '500': operations['updateReport']['responses']['500']['content']['application/json'];
 };
 /**
@@ -569,8 +643,11 @@ export type UpdateStreamResponses = {
   '401': operations['updateStream']['responses']['401']['content']['application/json'];
   '403': operations['updateStream']['responses']['403']['content']['application/json'];
   '404': operations['updateStream']['responses']['404']['content']['application/json'];
+  '408': operations['updateStream']['responses']['408']['content']['application/json'];
   '409': operations['updateStream']['responses']['409']['content']['application/json'];
+  '413': operations['updateStream']['responses']['413']['content']['application/json'];
   '429': operations['updateStream']['responses']['429']['content']['application/json'];
+  '431': operations['updateStream']['responses']['431']['content']['application/json'];
   '500': operations['updateStream']['responses']['500']['content']['application/json'];
 };
 /**

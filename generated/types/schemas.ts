@@ -312,7 +312,7 @@ export type Timestamp = components['schemas']['Timestamp'];
  */
 export type Title = components['schemas']['Title'];
 /**
- * Form fields of `POST {auth_url}/oauth/token`: an authorization code exchange or a refresh.
+ * Form fields of `POST {auth_url}/oauth/token`: an authorization code exchange or a refresh. The client authenticates with HTTP Basic (`client_secret_basic`, RFC 6749 section 2.3.1) or with `client_id` and `client_secret` in the form, never both in one request (section 2.3).
  * @see spec/schemas/token-request.yaml
  */
 export type TokenRequest = components['schemas']['TokenRequest'];

@@ -52,15 +52,30 @@ export const validateCreateRecordResponse403: Validator<operations.CreateRecordR
  */
 export const validateCreateRecordResponse404: Validator<operations.CreateRecordResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of createRecord (POST /reports/{reportId}/records).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/post
+ */
+export const validateCreateRecordResponse408: Validator<operations.CreateRecordResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 409 of createRecord (POST /reports/{reportId}/records).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/post
  */
 export const validateCreateRecordResponse409: Validator<operations.CreateRecordResponses['409']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 413 of createRecord (POST /reports/{reportId}/records).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/post
+ */
+export const validateCreateRecordResponse413: Validator<operations.CreateRecordResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of createRecord (POST /reports/{reportId}/records).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/post
  */
 export const validateCreateRecordResponse429: Validator<operations.CreateRecordResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of createRecord (POST /reports/{reportId}/records).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/post
+ */
+export const validateCreateRecordResponse431: Validator<operations.CreateRecordResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of createRecord (POST /reports/{reportId}/records).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/post
@@ -92,10 +107,25 @@ export const validateCreateReportResponse401: Validator<operations.CreateReportR
  */
 export const validateCreateReportResponse403: Validator<operations.CreateReportResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of createReport (POST /reports).
+ * @see spec/openapi.yaml#/paths/~1reports/post
+ */
+export const validateCreateReportResponse408: Validator<operations.CreateReportResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of createReport (POST /reports).
+ * @see spec/openapi.yaml#/paths/~1reports/post
+ */
+export const validateCreateReportResponse413: Validator<operations.CreateReportResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of createReport (POST /reports).
  * @see spec/openapi.yaml#/paths/~1reports/post
  */
 export const validateCreateReportResponse429: Validator<operations.CreateReportResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of createReport (POST /reports).
+ * @see spec/openapi.yaml#/paths/~1reports/post
+ */
+export const validateCreateReportResponse431: Validator<operations.CreateReportResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of createReport (POST /reports).
  * @see spec/openapi.yaml#/paths/~1reports/post
@@ -127,10 +157,25 @@ export const validateCreateStreamResponse401: Validator<operations.CreateStreamR
  */
 export const validateCreateStreamResponse403: Validator<operations.CreateStreamResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of createStream (POST /streams).
+ * @see spec/openapi.yaml#/paths/~1streams/post
+ */
+export const validateCreateStreamResponse408: Validator<operations.CreateStreamResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of createStream (POST /streams).
+ * @see spec/openapi.yaml#/paths/~1streams/post
+ */
+export const validateCreateStreamResponse413: Validator<operations.CreateStreamResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of createStream (POST /streams).
  * @see spec/openapi.yaml#/paths/~1streams/post
  */
 export const validateCreateStreamResponse429: Validator<operations.CreateStreamResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of createStream (POST /streams).
+ * @see spec/openapi.yaml#/paths/~1streams/post
+ */
+export const validateCreateStreamResponse431: Validator<operations.CreateStreamResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of createStream (POST /streams).
  * @see spec/openapi.yaml#/paths/~1streams/post
@@ -172,10 +217,25 @@ export const validateCreateSubscriberTokenResponse403: Validator<operations.Crea
  */
 export const validateCreateSubscriberTokenResponse404: Validator<operations.CreateSubscriberTokenResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of createSubscriberToken (POST /streams/{streamId}/subscriber_tokens).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}~1subscriber_tokens/post
+ */
+export const validateCreateSubscriberTokenResponse408: Validator<operations.CreateSubscriberTokenResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of createSubscriberToken (POST /streams/{streamId}/subscriber_tokens).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}~1subscriber_tokens/post
+ */
+export const validateCreateSubscriberTokenResponse413: Validator<operations.CreateSubscriberTokenResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of createSubscriberToken (POST /streams/{streamId}/subscriber_tokens).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}~1subscriber_tokens/post
  */
 export const validateCreateSubscriberTokenResponse429: Validator<operations.CreateSubscriberTokenResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of createSubscriberToken (POST /streams/{streamId}/subscriber_tokens).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}~1subscriber_tokens/post
+ */
+export const validateCreateSubscriberTokenResponse431: Validator<operations.CreateSubscriberTokenResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of createSubscriberToken (POST /streams/{streamId}/subscriber_tokens).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}~1subscriber_tokens/post
@@ -207,10 +267,25 @@ export const validateCreateWebhookResponse401: Validator<operations.CreateWebhoo
  */
 export const validateCreateWebhookResponse403: Validator<operations.CreateWebhookResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of createWebhook (POST /webhooks).
+ * @see spec/openapi.yaml#/paths/~1webhooks/post
+ */
+export const validateCreateWebhookResponse408: Validator<operations.CreateWebhookResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of createWebhook (POST /webhooks).
+ * @see spec/openapi.yaml#/paths/~1webhooks/post
+ */
+export const validateCreateWebhookResponse413: Validator<operations.CreateWebhookResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of createWebhook (POST /webhooks).
  * @see spec/openapi.yaml#/paths/~1webhooks/post
  */
 export const validateCreateWebhookResponse429: Validator<operations.CreateWebhookResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of createWebhook (POST /webhooks).
+ * @see spec/openapi.yaml#/paths/~1webhooks/post
+ */
+export const validateCreateWebhookResponse431: Validator<operations.CreateWebhookResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of createWebhook (POST /webhooks).
  * @see spec/openapi.yaml#/paths/~1webhooks/post
@@ -247,15 +322,30 @@ export const validateDeleteRecordResponse403: Validator<operations.DeleteRecordR
  */
 export const validateDeleteRecordResponse404: Validator<operations.DeleteRecordResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of deleteRecord (DELETE /reports/{reportId}/records/{recordId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/delete
+ */
+export const validateDeleteRecordResponse408: Validator<operations.DeleteRecordResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 409 of deleteRecord (DELETE /reports/{reportId}/records/{recordId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/delete
  */
 export const validateDeleteRecordResponse409: Validator<operations.DeleteRecordResponses['409']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 413 of deleteRecord (DELETE /reports/{reportId}/records/{recordId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/delete
+ */
+export const validateDeleteRecordResponse413: Validator<operations.DeleteRecordResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of deleteRecord (DELETE /reports/{reportId}/records/{recordId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/delete
  */
 export const validateDeleteRecordResponse429: Validator<operations.DeleteRecordResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of deleteRecord (DELETE /reports/{reportId}/records/{recordId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/delete
+ */
+export const validateDeleteRecordResponse431: Validator<operations.DeleteRecordResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of deleteRecord (DELETE /reports/{reportId}/records/{recordId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/delete
@@ -292,10 +382,25 @@ export const validateDeleteReportResponse403: Validator<operations.DeleteReportR
  */
 export const validateDeleteReportResponse404: Validator<operations.DeleteReportResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of deleteReport (DELETE /reports/{reportId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/delete
+ */
+export const validateDeleteReportResponse408: Validator<operations.DeleteReportResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of deleteReport (DELETE /reports/{reportId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/delete
+ */
+export const validateDeleteReportResponse413: Validator<operations.DeleteReportResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of deleteReport (DELETE /reports/{reportId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/delete
  */
 export const validateDeleteReportResponse429: Validator<operations.DeleteReportResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of deleteReport (DELETE /reports/{reportId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/delete
+ */
+export const validateDeleteReportResponse431: Validator<operations.DeleteReportResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of deleteReport (DELETE /reports/{reportId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/delete
@@ -332,15 +437,30 @@ export const validateDeleteStreamResponse403: Validator<operations.DeleteStreamR
  */
 export const validateDeleteStreamResponse404: Validator<operations.DeleteStreamResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of deleteStream (DELETE /streams/{streamId}).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/delete
+ */
+export const validateDeleteStreamResponse408: Validator<operations.DeleteStreamResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 409 of deleteStream (DELETE /streams/{streamId}).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/delete
  */
 export const validateDeleteStreamResponse409: Validator<operations.DeleteStreamResponses['409']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 413 of deleteStream (DELETE /streams/{streamId}).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/delete
+ */
+export const validateDeleteStreamResponse413: Validator<operations.DeleteStreamResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of deleteStream (DELETE /streams/{streamId}).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/delete
  */
 export const validateDeleteStreamResponse429: Validator<operations.DeleteStreamResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of deleteStream (DELETE /streams/{streamId}).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/delete
+ */
+export const validateDeleteStreamResponse431: Validator<operations.DeleteStreamResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of deleteStream (DELETE /streams/{streamId}).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/delete
@@ -377,10 +497,25 @@ export const validateDeleteWebhookResponse403: Validator<operations.DeleteWebhoo
  */
 export const validateDeleteWebhookResponse404: Validator<operations.DeleteWebhookResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of deleteWebhook (DELETE /webhooks/{webhookId}).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/delete
+ */
+export const validateDeleteWebhookResponse408: Validator<operations.DeleteWebhookResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of deleteWebhook (DELETE /webhooks/{webhookId}).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/delete
+ */
+export const validateDeleteWebhookResponse413: Validator<operations.DeleteWebhookResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of deleteWebhook (DELETE /webhooks/{webhookId}).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/delete
  */
 export const validateDeleteWebhookResponse429: Validator<operations.DeleteWebhookResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of deleteWebhook (DELETE /webhooks/{webhookId}).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/delete
+ */
+export const validateDeleteWebhookResponse431: Validator<operations.DeleteWebhookResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of deleteWebhook (DELETE /webhooks/{webhookId}).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/delete
@@ -392,6 +527,11 @@ export const validateDeleteWebhookResponse500: Validator<operations.DeleteWebhoo
  */
 export const validateGetAccountResponse200: Validator<operations.GetAccountResponses['200']> = validatorFrom(compiled.validateAccount, failureCodes);
 /**
+ * Response 400 of getAccount (GET /account).
+ * @see spec/openapi.yaml#/paths/~1account/get
+ */
+export const validateGetAccountResponse400: Validator<operations.GetAccountResponses['400']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 401 of getAccount (GET /account).
  * @see spec/openapi.yaml#/paths/~1account/get
  */
@@ -402,10 +542,20 @@ export const validateGetAccountResponse401: Validator<operations.GetAccountRespo
  */
 export const validateGetAccountResponse403: Validator<operations.GetAccountResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of getAccount (GET /account).
+ * @see spec/openapi.yaml#/paths/~1account/get
+ */
+export const validateGetAccountResponse408: Validator<operations.GetAccountResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of getAccount (GET /account).
  * @see spec/openapi.yaml#/paths/~1account/get
  */
 export const validateGetAccountResponse429: Validator<operations.GetAccountResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of getAccount (GET /account).
+ * @see spec/openapi.yaml#/paths/~1account/get
+ */
+export const validateGetAccountResponse431: Validator<operations.GetAccountResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of getAccount (GET /account).
  * @see spec/openapi.yaml#/paths/~1account/get
@@ -442,10 +592,20 @@ export const validateGetRecordResponse403: Validator<operations.GetRecordRespons
  */
 export const validateGetRecordResponse404: Validator<operations.GetRecordResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of getRecord (GET /reports/{reportId}/records/{recordId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/get
+ */
+export const validateGetRecordResponse408: Validator<operations.GetRecordResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of getRecord (GET /reports/{reportId}/records/{recordId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/get
  */
 export const validateGetRecordResponse429: Validator<operations.GetRecordResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of getRecord (GET /reports/{reportId}/records/{recordId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/get
+ */
+export const validateGetRecordResponse431: Validator<operations.GetRecordResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of getRecord (GET /reports/{reportId}/records/{recordId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/get
@@ -482,10 +642,20 @@ export const validateGetReportResponse403: Validator<operations.GetReportRespons
  */
 export const validateGetReportResponse404: Validator<operations.GetReportResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of getReport (GET /reports/{reportId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/get
+ */
+export const validateGetReportResponse408: Validator<operations.GetReportResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of getReport (GET /reports/{reportId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/get
  */
 export const validateGetReportResponse429: Validator<operations.GetReportResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of getReport (GET /reports/{reportId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/get
+ */
+export const validateGetReportResponse431: Validator<operations.GetReportResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of getReport (GET /reports/{reportId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/get
@@ -512,10 +682,20 @@ export const validateGetReportFeedResponse400: Validator<operations.GetReportFee
  */
 export const validateGetReportFeedResponse404: Validator<operations.GetReportFeedResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of getReportFeed (GET /reports/{reportId}/feed.xml).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1feed.xml/get
+ */
+export const validateGetReportFeedResponse408: Validator<operations.GetReportFeedResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of getReportFeed (GET /reports/{reportId}/feed.xml).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1feed.xml/get
  */
 export const validateGetReportFeedResponse429: Validator<operations.GetReportFeedResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of getReportFeed (GET /reports/{reportId}/feed.xml).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1feed.xml/get
+ */
+export const validateGetReportFeedResponse431: Validator<operations.GetReportFeedResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of getReportFeed (GET /reports/{reportId}/feed.xml).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1feed.xml/get
@@ -552,10 +732,20 @@ export const validateGetStreamResponse403: Validator<operations.GetStreamRespons
  */
 export const validateGetStreamResponse404: Validator<operations.GetStreamResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of getStream (GET /streams/{streamId}).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/get
+ */
+export const validateGetStreamResponse408: Validator<operations.GetStreamResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of getStream (GET /streams/{streamId}).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/get
  */
 export const validateGetStreamResponse429: Validator<operations.GetStreamResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of getStream (GET /streams/{streamId}).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/get
+ */
+export const validateGetStreamResponse431: Validator<operations.GetStreamResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of getStream (GET /streams/{streamId}).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/get
@@ -592,10 +782,20 @@ export const validateGetWebhookResponse403: Validator<operations.GetWebhookRespo
  */
 export const validateGetWebhookResponse404: Validator<operations.GetWebhookResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of getWebhook (GET /webhooks/{webhookId}).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/get
+ */
+export const validateGetWebhookResponse408: Validator<operations.GetWebhookResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of getWebhook (GET /webhooks/{webhookId}).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/get
  */
 export const validateGetWebhookResponse429: Validator<operations.GetWebhookResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of getWebhook (GET /webhooks/{webhookId}).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/get
+ */
+export const validateGetWebhookResponse431: Validator<operations.GetWebhookResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of getWebhook (GET /webhooks/{webhookId}).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}/get
@@ -637,10 +837,20 @@ export const validateListRecordsResponse403: Validator<operations.ListRecordsRes
  */
 export const validateListRecordsResponse404: Validator<operations.ListRecordsResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of listRecords (GET /reports/{reportId}/records).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/get
+ */
+export const validateListRecordsResponse408: Validator<operations.ListRecordsResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of listRecords (GET /reports/{reportId}/records).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/get
  */
 export const validateListRecordsResponse429: Validator<operations.ListRecordsResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of listRecords (GET /reports/{reportId}/records).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/get
+ */
+export const validateListRecordsResponse431: Validator<operations.ListRecordsResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of listRecords (GET /reports/{reportId}/records).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records/get
@@ -672,10 +882,20 @@ export const validateListReportsResponse401: Validator<operations.ListReportsRes
  */
 export const validateListReportsResponse403: Validator<operations.ListReportsResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of listReports (GET /reports).
+ * @see spec/openapi.yaml#/paths/~1reports/get
+ */
+export const validateListReportsResponse408: Validator<operations.ListReportsResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of listReports (GET /reports).
  * @see spec/openapi.yaml#/paths/~1reports/get
  */
 export const validateListReportsResponse429: Validator<operations.ListReportsResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of listReports (GET /reports).
+ * @see spec/openapi.yaml#/paths/~1reports/get
+ */
+export const validateListReportsResponse431: Validator<operations.ListReportsResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of listReports (GET /reports).
  * @see spec/openapi.yaml#/paths/~1reports/get
@@ -707,10 +927,20 @@ export const validateListStreamsResponse401: Validator<operations.ListStreamsRes
  */
 export const validateListStreamsResponse403: Validator<operations.ListStreamsResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of listStreams (GET /streams).
+ * @see spec/openapi.yaml#/paths/~1streams/get
+ */
+export const validateListStreamsResponse408: Validator<operations.ListStreamsResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of listStreams (GET /streams).
  * @see spec/openapi.yaml#/paths/~1streams/get
  */
 export const validateListStreamsResponse429: Validator<operations.ListStreamsResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of listStreams (GET /streams).
+ * @see spec/openapi.yaml#/paths/~1streams/get
+ */
+export const validateListStreamsResponse431: Validator<operations.ListStreamsResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of listStreams (GET /streams).
  * @see spec/openapi.yaml#/paths/~1streams/get
@@ -752,10 +982,20 @@ export const validateListWebhookDeliveriesResponse403: Validator<operations.List
  */
 export const validateListWebhookDeliveriesResponse404: Validator<operations.ListWebhookDeliveriesResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of listWebhookDeliveries (GET /webhooks/{webhookId}/deliveries).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries/get
+ */
+export const validateListWebhookDeliveriesResponse408: Validator<operations.ListWebhookDeliveriesResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of listWebhookDeliveries (GET /webhooks/{webhookId}/deliveries).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries/get
  */
 export const validateListWebhookDeliveriesResponse429: Validator<operations.ListWebhookDeliveriesResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of listWebhookDeliveries (GET /webhooks/{webhookId}/deliveries).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries/get
+ */
+export const validateListWebhookDeliveriesResponse431: Validator<operations.ListWebhookDeliveriesResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of listWebhookDeliveries (GET /webhooks/{webhookId}/deliveries).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries/get
@@ -787,10 +1027,20 @@ export const validateListWebhooksResponse401: Validator<operations.ListWebhooksR
  */
 export const validateListWebhooksResponse403: Validator<operations.ListWebhooksResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of listWebhooks (GET /webhooks).
+ * @see spec/openapi.yaml#/paths/~1webhooks/get
+ */
+export const validateListWebhooksResponse408: Validator<operations.ListWebhooksResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of listWebhooks (GET /webhooks).
  * @see spec/openapi.yaml#/paths/~1webhooks/get
  */
 export const validateListWebhooksResponse429: Validator<operations.ListWebhooksResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of listWebhooks (GET /webhooks).
+ * @see spec/openapi.yaml#/paths/~1webhooks/get
+ */
+export const validateListWebhooksResponse431: Validator<operations.ListWebhooksResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of listWebhooks (GET /webhooks).
  * @see spec/openapi.yaml#/paths/~1webhooks/get
@@ -812,6 +1062,16 @@ export const validateOauthAuthorizeResponse200: Validator<operations.OauthAuthor
  */
 export const validateOauthAuthorizeResponse400: Validator<operations.OauthAuthorizeResponses['400']> = validatorFrom(compiled.validateOauthAuthorizeResponse400, failureCodes);
 /**
+ * Response 408 of oauthAuthorize (GET /oauth/authorize).
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/get
+ */
+export const validateOauthAuthorizeResponse408: Validator<operations.OauthAuthorizeResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of oauthAuthorize (GET /oauth/authorize).
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/get
+ */
+export const validateOauthAuthorizeResponse431: Validator<operations.OauthAuthorizeResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Request body of oauthConsent (POST /oauth/authorize).
  * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
  */
@@ -822,10 +1082,20 @@ export const validateOauthConsentBody: Validator<operations.OauthConsentRequestB
  */
 export const validateOauthConsentResponse400: Validator<operations.OauthConsentResponses['400']> = validatorFrom(compiled.validateOauthConsentResponse400, failureCodes);
 /**
+ * Response 408 of oauthConsent (POST /oauth/authorize).
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
+ */
+export const validateOauthConsentResponse408: Validator<operations.OauthConsentResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of oauthConsent (POST /oauth/authorize).
  * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
  */
 export const validateOauthConsentResponse429: Validator<operations.OauthConsentResponses['429']> = validatorFrom(compiled.validateOauthConsentResponse429, failureCodes);
+/**
+ * Response 431 of oauthConsent (POST /oauth/authorize).
+ * @see spec/openapi.yaml#/paths/~1oauth~1authorize/post
+ */
+export const validateOauthConsentResponse431: Validator<operations.OauthConsentResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Request body of oauthToken (POST /oauth/token).
  * @see spec/openapi.yaml#/paths/~1oauth~1token/post
@@ -847,10 +1117,20 @@ export const validateOauthTokenResponse400: Validator<operations.OauthTokenRespo
  */
 export const validateOauthTokenResponse401: Validator<operations.OauthTokenResponses['401']> = validatorFrom(compiled.validateOAuthError, failureCodes);
 /**
+ * Response 408 of oauthToken (POST /oauth/token).
+ * @see spec/openapi.yaml#/paths/~1oauth~1token/post
+ */
+export const validateOauthTokenResponse408: Validator<operations.OauthTokenResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of oauthToken (POST /oauth/token).
  * @see spec/openapi.yaml#/paths/~1oauth~1token/post
  */
 export const validateOauthTokenResponse429: Validator<operations.OauthTokenResponses['429']> = validatorFrom(compiled.validateOAuthError, failureCodes);
+/**
+ * Response 431 of oauthToken (POST /oauth/token).
+ * @see spec/openapi.yaml#/paths/~1oauth~1token/post
+ */
+export const validateOauthTokenResponse431: Validator<operations.OauthTokenResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Path parameters of publishRecord (POST /reports/{reportId}/records/{recordId}/publish), coerced from strings, defaults filled in.
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}~1publish/post
@@ -882,15 +1162,30 @@ export const validatePublishRecordResponse403: Validator<operations.PublishRecor
  */
 export const validatePublishRecordResponse404: Validator<operations.PublishRecordResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of publishRecord (POST /reports/{reportId}/records/{recordId}/publish).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}~1publish/post
+ */
+export const validatePublishRecordResponse408: Validator<operations.PublishRecordResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 409 of publishRecord (POST /reports/{reportId}/records/{recordId}/publish).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}~1publish/post
  */
 export const validatePublishRecordResponse409: Validator<operations.PublishRecordResponses['409']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 413 of publishRecord (POST /reports/{reportId}/records/{recordId}/publish).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}~1publish/post
+ */
+export const validatePublishRecordResponse413: Validator<operations.PublishRecordResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of publishRecord (POST /reports/{reportId}/records/{recordId}/publish).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}~1publish/post
  */
 export const validatePublishRecordResponse429: Validator<operations.PublishRecordResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of publishRecord (POST /reports/{reportId}/records/{recordId}/publish).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}~1publish/post
+ */
+export const validatePublishRecordResponse431: Validator<operations.PublishRecordResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of publishRecord (POST /reports/{reportId}/records/{recordId}/publish).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}~1publish/post
@@ -927,10 +1222,25 @@ export const validateRetryWebhookDeliveryResponse403: Validator<operations.Retry
  */
 export const validateRetryWebhookDeliveryResponse404: Validator<operations.RetryWebhookDeliveryResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse408: Validator<operations.RetryWebhookDeliveryResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse413: Validator<operations.RetryWebhookDeliveryResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
  */
 export const validateRetryWebhookDeliveryResponse429: Validator<operations.RetryWebhookDeliveryResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
+ */
+export const validateRetryWebhookDeliveryResponse431: Validator<operations.RetryWebhookDeliveryResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of retryWebhookDelivery (POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1deliveries~1{deliveryId}~1retry/post
@@ -967,10 +1277,25 @@ export const validateRollWebhookSecretResponse403: Validator<operations.RollWebh
  */
 export const validateRollWebhookSecretResponse404: Validator<operations.RollWebhookSecretResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse408: Validator<operations.RollWebhookSecretResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse413: Validator<operations.RollWebhookSecretResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
  */
 export const validateRollWebhookSecretResponse429: Validator<operations.RollWebhookSecretResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
+ */
+export const validateRollWebhookSecretResponse431: Validator<operations.RollWebhookSecretResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of rollWebhookSecret (POST /webhooks/{webhookId}/roll-secret).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1roll-secret/post
@@ -1007,10 +1332,25 @@ export const validateTestWebhookResponse403: Validator<operations.TestWebhookRes
  */
 export const validateTestWebhookResponse404: Validator<operations.TestWebhookResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of testWebhook (POST /webhooks/{webhookId}/test).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1test/post
+ */
+export const validateTestWebhookResponse408: Validator<operations.TestWebhookResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 413 of testWebhook (POST /webhooks/{webhookId}/test).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1test/post
+ */
+export const validateTestWebhookResponse413: Validator<operations.TestWebhookResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of testWebhook (POST /webhooks/{webhookId}/test).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1test/post
  */
 export const validateTestWebhookResponse429: Validator<operations.TestWebhookResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of testWebhook (POST /webhooks/{webhookId}/test).
+ * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1test/post
+ */
+export const validateTestWebhookResponse431: Validator<operations.TestWebhookResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of testWebhook (POST /webhooks/{webhookId}/test).
  * @see spec/openapi.yaml#/paths/~1webhooks~1{webhookId}~1test/post
@@ -1052,15 +1392,30 @@ export const validateUpdateRecordResponse403: Validator<operations.UpdateRecordR
  */
 export const validateUpdateRecordResponse404: Validator<operations.UpdateRecordResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of updateRecord (PATCH /reports/{reportId}/records/{recordId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/patch
+ */
+export const validateUpdateRecordResponse408: Validator<operations.UpdateRecordResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 409 of updateRecord (PATCH /reports/{reportId}/records/{recordId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/patch
  */
 export const validateUpdateRecordResponse409: Validator<operations.UpdateRecordResponses['409']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 413 of updateRecord (PATCH /reports/{reportId}/records/{recordId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/patch
+ */
+export const validateUpdateRecordResponse413: Validator<operations.UpdateRecordResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of updateRecord (PATCH /reports/{reportId}/records/{recordId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/patch
  */
 export const validateUpdateRecordResponse429: Validator<operations.UpdateRecordResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of updateRecord (PATCH /reports/{reportId}/records/{recordId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/patch
+ */
+export const validateUpdateRecordResponse431: Validator<operations.UpdateRecordResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of updateRecord (PATCH /reports/{reportId}/records/{recordId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}~1records~1{recordId}/patch
@@ -1102,15 +1457,30 @@ export const validateUpdateReportResponse403: Validator<operations.UpdateReportR
  */
 export const validateUpdateReportResponse404: Validator<operations.UpdateReportResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of updateReport (PATCH /reports/{reportId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/patch
+ */
+export const validateUpdateReportResponse408: Validator<operations.UpdateReportResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 409 of updateReport (PATCH /reports/{reportId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/patch
  */
 export const validateUpdateReportResponse409: Validator<operations.UpdateReportResponses['409']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 413 of updateReport (PATCH /reports/{reportId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/patch
+ */
+export const validateUpdateReportResponse413: Validator<operations.UpdateReportResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of updateReport (PATCH /reports/{reportId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/patch
  */
 export const validateUpdateReportResponse429: Validator<operations.UpdateReportResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of updateReport (PATCH /reports/{reportId}).
+ * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/patch
+ */
+export const validateUpdateReportResponse431: Validator<operations.UpdateReportResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of updateReport (PATCH /reports/{reportId}).
  * @see spec/openapi.yaml#/paths/~1reports~1{reportId}/patch
@@ -1152,15 +1522,30 @@ export const validateUpdateStreamResponse403: Validator<operations.UpdateStreamR
  */
 export const validateUpdateStreamResponse404: Validator<operations.UpdateStreamResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 408 of updateStream (PATCH /streams/{streamId}).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/patch
+ */
+export const validateUpdateStreamResponse408: Validator<operations.UpdateStreamResponses['408']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 409 of updateStream (PATCH /streams/{streamId}).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/patch
  */
 export const validateUpdateStreamResponse409: Validator<operations.UpdateStreamResponses['409']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 413 of updateStream (PATCH /streams/{streamId}).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/patch
+ */
+export const validateUpdateStreamResponse413: Validator<operations.UpdateStreamResponses['413']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 429 of updateStream (PATCH /streams/{streamId}).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/patch
  */
 export const validateUpdateStreamResponse429: Validator<operations.UpdateStreamResponses['429']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
+ * Response 431 of updateStream (PATCH /streams/{streamId}).
+ * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/patch
+ */
+export const validateUpdateStreamResponse431: Validator<operations.UpdateStreamResponses['431']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
  * Response 500 of updateStream (PATCH /streams/{streamId}).
  * @see spec/openapi.yaml#/paths/~1streams~1{streamId}/patch

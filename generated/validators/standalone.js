@@ -591,9 +591,9 @@ return errors === 0;
 validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateCreateRecordRequest = validate24;
-const schema40 = {"type":"object","required":["samples"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"samples":{"type":"array","minItems":1,"maxItems":10000,"items":{"$ref":"#/components/schemas/TelemetrySample"}}}};
+const schema40 = {"type":"object","required":["samples"],"additionalProperties":false,"properties":{"title":{"$ref":"#/components/schemas/Title"},"samples":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/components/schemas/TelemetrySample"}}}};
 const schema41 = {"type":"string","minLength":1,"maxLength":200};
-const schema42 = {"type":"object","required":["ts","values"],"additionalProperties":false,"properties":{"ts":{"type":"integer","minimum":0},"values":{"type":"object","minProperties":1,"maxProperties":64,"propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},"additionalProperties":{"type":"number"}}}};
+const schema42 = {"type":"object","required":["ts","values"],"additionalProperties":false,"properties":{"ts":{"type":"integer","minimum":0},"values":{"type":"object","minProperties":1,"maxProperties":64,"propertyNames":{"maxLength":64,"pattern":"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},"additionalProperties":{"type":"number"}}}};
 const pattern10 = new RegExp("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", "u");
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -656,8 +656,8 @@ let data1 = data.samples;
 const _errs5 = errors;
 if(errors === _errs5){
 if(Array.isArray(data1)){
-if(data1.length > 10000){
-validate24.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 10000},message:"must NOT have more than 10000 items"}];
+if(data1.length > 1000){
+validate24.errors = [{instancePath:instancePath+"/samples",schemaPath:"#/properties/samples/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items"}];
 return false;
 }
 else {
@@ -728,8 +728,8 @@ else {
 for(const key2 in data4){
 const _errs15 = errors;
 if(typeof key2 === "string"){
-if(!pattern10.test(key2)){
-const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(func1(key2) > 64){
+const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -738,15 +738,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid5 = _errs15 === errors;
-if(!valid5){
-const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+else {
+if(!pattern10.test(key2)){
+const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid5 = _errs15 === errors;
+if(!valid5){
+const err2 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate24.errors = vErrors;
@@ -6052,7 +6064,7 @@ return errors === 0;
 validate55.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateList = validate56;
-const schema100 = {"type":"object","required":["object","data","hasMore","nextCursor"],"properties":{"object":{"type":"string","const":"list"},"data":{"type":"array"},"hasMore":{"type":"boolean"},"nextCursor":{"type":["string","null"]}}};
+const schema100 = {"type":"object","required":["object","data","hasMore","nextCursor"],"properties":{"object":{"type":"string","const":"list"},"data":{"type":"array","items":true},"hasMore":{"type":"boolean"},"nextCursor":{"type":["string","null"]}}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6091,9 +6103,11 @@ var valid0 = true;
 if(valid0){
 if(data.data !== undefined){
 const _errs3 = errors;
+if(errors === _errs3){
 if(!(Array.isArray(data.data))){
 validate56.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
+}
 }
 var valid0 = _errs3 === errors;
 }
@@ -6314,8 +6328,8 @@ else {
 for(const key2 in data6){
 const _errs20 = errors;
 if(typeof key2 === "string"){
-if(!pattern10.test(key2)){
-const err0 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(func1(key2) > 64){
+const err0 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6324,15 +6338,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid5 = _errs20 === errors;
-if(!valid5){
-const err1 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+else {
+if(!pattern10.test(key2)){
+const err1 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid5 = _errs20 === errors;
+if(!valid5){
+const err2 = {instancePath:instancePath+"/sample/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate58.errors = vErrors;
@@ -7274,8 +7300,8 @@ else {
 for(const key2 in data11){
 const _errs31 = errors;
 if(typeof key2 === "string"){
-if(!pattern10.test(key2)){
-const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(func1(key2) > 64){
+const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7284,15 +7310,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid7 = _errs31 === errors;
-if(!valid7){
-const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+else {
+if(!pattern10.test(key2)){
+const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid7 = _errs31 === errors;
+if(!valid7){
+const err2 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate68.errors = vErrors;
@@ -7465,7 +7503,7 @@ return errors === 0;
 validate69.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateRecordList = validate70;
-const schema124 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Record"}}},"unevaluatedProperties":false};
+const schema124 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Record"}}},"unevaluatedProperties":false};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7477,8 +7515,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -7488,7 +7526,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate70.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7497,31 +7535,33 @@ if("list" !== data0){
 validate70.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate70.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate70.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -7529,12 +7569,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate70.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -7551,25 +7591,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate68(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate70.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -7583,6 +7635,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate70.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate70.errors = vErrors;
@@ -8074,7 +8131,7 @@ return errors === 0;
 validate81.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateReportList = validate82;
-const schema136 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Report"}}},"unevaluatedProperties":false};
+const schema136 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Report"}}},"unevaluatedProperties":false};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8086,8 +8143,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -8097,7 +8154,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate82.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8106,31 +8163,33 @@ if("list" !== data0){
 validate82.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate82.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate82.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -8138,12 +8197,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate82.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -8160,25 +8219,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate82.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate74(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate82.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -8192,6 +8263,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate82.errors = vErrors;
@@ -8349,7 +8425,7 @@ return errors === 0;
 validate89.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateStreamList = validate90;
-const schema143 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Stream"}}},"unevaluatedProperties":false};
+const schema143 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Stream"}}},"unevaluatedProperties":false};
 
 function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8361,8 +8437,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -8372,7 +8448,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate90.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8381,31 +8457,33 @@ if("list" !== data0){
 validate90.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate90.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate90.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -8413,12 +8491,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate90.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -8435,25 +8513,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate90.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate87(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate90.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -8467,6 +8557,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate90.errors = vErrors;
@@ -9105,8 +9200,8 @@ else {
 for(const key1 in data1){
 const _errs6 = errors;
 if(typeof key1 === "string"){
-if(!pattern10.test(key1)){
-const err0 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key1};
+if(func1(key1) > 64){
+const err0 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9115,15 +9210,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-const err1 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+else {
+if(!pattern10.test(key1)){
+const err1 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key1};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+const err2 = {instancePath:instancePath+"/values",schemaPath:"#/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate102.errors = vErrors;
@@ -9244,7 +9351,7 @@ return errors === 0;
 validate104.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateTokenRequest = validate105;
-const schema161 = {"oneOf":[{"type":"object","required":["grant_type","code","redirect_uri","client_id","client_secret"],"properties":{"grant_type":{"type":"string","const":"authorization_code"},"code":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1},"code_verifier":{"type":"string","pattern":"^[A-Za-z0-9._~-]{43,128}$"}}},{"type":"object","required":["grant_type","refresh_token","client_id","client_secret"],"properties":{"grant_type":{"type":"string","const":"refresh_token"},"refresh_token":{"type":"string","pattern":"^rt_[A-Za-z0-9]{16,128}$"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}}}]};
+const schema161 = {"oneOf":[{"type":"object","required":["grant_type","code","redirect_uri"],"properties":{"grant_type":{"type":"string","const":"authorization_code"},"code":{"type":"string","minLength":1},"redirect_uri":{"type":"string","format":"uri"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1},"code_verifier":{"type":"string","pattern":"^[A-Za-z0-9._~-]{43,128}$"}}},{"type":"object","required":["grant_type","refresh_token"],"properties":{"grant_type":{"type":"string","const":"refresh_token"},"refresh_token":{"type":"string","pattern":"^rt_[A-Za-z0-9]{16,128}$"},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}}}]};
 const pattern65 = new RegExp("^[A-Za-z0-9._~-]{43,128}$", "u");
 const pattern66 = new RegExp("^rt_[A-Za-z0-9]{16,128}$", "u");
 
@@ -9265,7 +9372,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.grant_type === undefined) && (missing0 = "grant_type")) || ((data.code === undefined) && (missing0 = "code"))) || ((data.redirect_uri === undefined) && (missing0 = "redirect_uri"))) || ((data.client_id === undefined) && (missing0 = "client_id"))) || ((data.client_secret === undefined) && (missing0 = "client_secret"))){
+if((((data.grant_type === undefined) && (missing0 = "grant_type")) || ((data.code === undefined) && (missing0 = "code"))) || ((data.redirect_uri === undefined) && (missing0 = "redirect_uri"))){
 const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};
 if(vErrors === null){
 vErrors = [err0];
@@ -9505,7 +9612,7 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
-if(((((data.grant_type === undefined) && (missing1 = "grant_type")) || ((data.refresh_token === undefined) && (missing1 = "refresh_token"))) || ((data.client_id === undefined) && (missing1 = "client_id"))) || ((data.client_secret === undefined) && (missing1 = "client_secret"))){
+if(((data.grant_type === undefined) && (missing1 = "grant_type")) || ((data.refresh_token === undefined) && (missing1 = "refresh_token"))){
 const err14 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
 if(vErrors === null){
 vErrors = [err14];
@@ -10018,8 +10125,8 @@ else {
 for(const key2 in data4){
 const _errs15 = errors;
 if(typeof key2 === "string"){
-if(!pattern10.test(key2)){
-const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
+if(func1(key2) > 64){
+const err0 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/maxLength",keyword:"maxLength",params:{limit: 64},message:"must NOT have more than 64 characters",propertyName:key2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10028,15 +10135,27 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-var valid5 = _errs15 === errors;
-if(!valid5){
-const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+else {
+if(!pattern10.test(key2)){
+const err1 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$"+"\"",propertyName:key2};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var valid5 = _errs15 === errors;
+if(!valid5){
+const err2 = {instancePath:instancePath+"/samples/" + i0+"/values",schemaPath:"#/components/schemas/TelemetrySample/properties/values/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 validate108.errors = vErrors;
@@ -11383,7 +11502,7 @@ return errors === 0;
 validate114.evaluated = {"props":{"Content-Type":true,"Service-Signature":true,"Service-Event":true,"Service-Delivery-Id":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookDeliveryList = validate115;
-const schema187 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/WebhookDelivery"}}},"unevaluatedProperties":false};
+const schema187 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/WebhookDelivery"}}},"unevaluatedProperties":false};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11395,8 +11514,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -11406,7 +11525,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate115.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -11415,31 +11534,33 @@ if("list" !== data0){
 validate115.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate115.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate115.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -11447,12 +11568,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate115.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -11469,25 +11590,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate113(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate115.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -11501,6 +11634,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate115.errors = vErrors;
@@ -11826,7 +11964,7 @@ return errors === 0;
 validate129.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateWebhookList = validate130;
-const schema192 = {"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"items":{"$ref":"#/components/schemas/Webhook"}}},"unevaluatedProperties":false};
+const schema192 = {"type":"object","required":["object","data","hasMore","nextCursor"],"allOf":[{"$ref":"#/components/schemas/List"}],"properties":{"data":{"type":"array","items":{"$ref":"#/components/schemas/Webhook"}}},"unevaluatedProperties":false};
 
 function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11838,8 +11976,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs1 = errors;
-if(errors === _errs1){
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.object === undefined) && (missing0 = "object")) || ((data.data === undefined) && (missing0 = "data"))) || ((data.hasMore === undefined) && (missing0 = "hasMore"))) || ((data.nextCursor === undefined) && (missing0 = "nextCursor"))){
@@ -11849,7 +11987,7 @@ return false;
 else {
 if(data.object !== undefined){
 let data0 = data.object;
-const _errs3 = errors;
+const _errs4 = errors;
 if(typeof data0 !== "string"){
 validate130.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -11858,31 +11996,33 @@ if("list" !== data0){
 validate130.errors = [{instancePath:instancePath+"/object",schemaPath:"#/components/schemas/List/properties/object/const",keyword:"const",params:{allowedValue: "list"},message:"must be equal to constant"}];
 return false;
 }
-var valid2 = _errs3 === errors;
+var valid2 = _errs4 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.data !== undefined){
-const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(!(Array.isArray(data.data))){
 validate130.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/List/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
-var valid2 = _errs5 === errors;
+}
+var valid2 = _errs6 === errors;
 }
 else {
 var valid2 = true;
 }
 if(valid2){
 if(data.hasMore !== undefined){
-const _errs7 = errors;
+const _errs8 = errors;
 if(typeof data.hasMore !== "boolean"){
 validate130.errors = [{instancePath:instancePath+"/hasMore",schemaPath:"#/components/schemas/List/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid2 = _errs7 === errors;
+var valid2 = _errs8 === errors;
 }
 else {
 var valid2 = true;
@@ -11890,12 +12030,12 @@ var valid2 = true;
 if(valid2){
 if(data.nextCursor !== undefined){
 let data3 = data.nextCursor;
-const _errs9 = errors;
+const _errs10 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
 validate130.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/components/schemas/List/properties/nextCursor/type",keyword:"type",params:{type: schema100.properties.nextCursor.type},message:"must be string,null"}];
 return false;
 }
-var valid2 = _errs9 === errors;
+var valid2 = _errs10 === errors;
 }
 else {
 var valid2 = true;
@@ -11912,25 +12052,37 @@ return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.object === undefined) && (missing1 = "object")) || ((data.data === undefined) && (missing1 = "data"))) || ((data.hasMore === undefined) && (missing1 = "hasMore"))) || ((data.nextCursor === undefined) && (missing1 = "nextCursor"))){
+validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
 if(data.data !== undefined){
 let data4 = data.data;
-const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
 if(Array.isArray(data4)){
 var valid4 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
-const _errs12 = errors;
+const _errs14 = errors;
 if(!(validate111(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
-var valid4 = _errs12 === errors;
+var valid4 = _errs14 === errors;
 if(!valid4){
 break;
 }
 }
 }
-var valid3 = _errs11 === errors;
+else {
+validate130.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid3 = _errs12 === errors;
 }
 else {
 var valid3 = true;
@@ -11944,6 +12096,11 @@ break;
 }
 }
 }
+}
+}
+else {
+validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
 }
 }
 validate130.errors = vErrors;

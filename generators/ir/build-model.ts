@@ -1,6 +1,7 @@
 import type { Problem } from '../problems.js';
 import { type AsyncapiInput, buildAsyncapiPart } from './build-asyncapi.js';
 import { buildOpenapiPart, compare, type OpenapiInput } from './build-openapi.js';
+import { deriveLimits } from './derived-limits.js';
 import { canonicalJson, isObject, stringAt } from './json.js';
 import type { ApiModel, Channel, NamedSchema, SourceDocument } from './model.js';
 import { renameSchemaRefs } from './schema-names.js';
@@ -65,6 +66,9 @@ export function buildModel(input: ModelInput, problems: Problem[]): ApiModel {
     webhooks: rest?.webhooks ?? [],
     channels: merged.channels,
     securitySchemes: rest?.securitySchemes ?? [],
-    extensions: rest?.extensions ?? {},
+    extensions:
+      input.openapi === null
+        ? {}
+        : deriveLimits(rest?.extensions ?? {}, merged.schemas, input.openapi.file, problems),
   };
 }

@@ -67,6 +67,19 @@ describe('authenticate', () => {
     expect(await codeOf(header)).toBe(want);
   });
 
+  it('says "invalid API key" for a wrong key and names the access token only for a JWT (issue 12, item 14)', async () => {
+    const messageOf = async (token: string) =>
+      authenticate(`Bearer ${token}`, sources).then(
+        () => 'ok',
+        (error: ApiProblem) => error.message,
+      );
+    expect(await messageOf('sk_test_4eC39HqLyjWDarjtT1zdp7dc')).toBe(
+      'Invalid API key: a secret key matches ^tlm_sk_[A-Za-z0-9]{32}$, a publishable key ^tlm_pk_[A-Za-z0-9]{32}$.',
+    );
+    expect(await messageOf(newApiKey('secret').key)).toMatch(/^Invalid API key: no account has this key/);
+    expect(await messageOf('abc.def.ghi')).toMatch(/^Invalid access token/);
+  });
+
   it('reports an expired access token as token_expired', async () => {
     const token = await accessTokens.issue({ accountId: 'acct_1', clientId: 'cl_1', scope: 'streams:read' });
     expect(await codeOf(`Bearer ${token}`)).toBe('ok');

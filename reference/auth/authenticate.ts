@@ -1,3 +1,4 @@
+import { securitySchemeFacts } from '../../generated/types/facts.js';
 import { problem } from '../problems.js';
 import type { ApiKeyRow } from '../storage/rows.js';
 import type { AccessTokens } from './access-tokens.js';
@@ -21,6 +22,17 @@ const challenge = (error?: string) => ({
   'WWW-Authenticate': `Bearer realm="telemetry"${error ? `, error="${error}"` : ''}`,
 });
 
+const { secret, publishable } = securitySchemeFacts.ApiKey.keyTypes;
+
+/** Three dot-separated base64url parts: a JWT, the form of this service's OAuth access tokens. */
+const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** A token that is no valid access token: described as what it most looks like, so the reader knows what to fix. */
+function unrecognisedTokenMessage(token: string): string {
+  if (jwtShape.test(token)) return 'Invalid access token: it is malformed or was not signed by this service.';
+  return `Invalid API key: a secret key matches ${secret.pattern}, a publishable key ${publishable.pattern}.`;
+}
+
 /** Turns an Authorization header into a credential, or throws the authentication problem of the spec. */
 export async function authenticate(
   header: string | undefined,
@@ -41,8 +53,14 @@ export async function authenticate(
   const keyKind = apiKeyKindOf(token);
   if (keyKind !== null) {
     const key = await sources.findApiKey(digest(token));
-    if (key === null)
-      throw problem('invalid_token', 'Unknown API key.', undefined, challenge('invalid_token'));
+    if (key === null) {
+      throw problem(
+        'invalid_token',
+        'Invalid API key: no account has this key (was it rolled or mistyped?).',
+        undefined,
+        challenge('invalid_token'),
+      );
+    }
     if (key.status !== 'active')
       throw problem('key_revoked', 'This API key was revoked.', undefined, challenge('invalid_token'));
     const scopes = scopesOfKeyKind(keyKind);
@@ -63,12 +81,7 @@ export async function authenticate(
         challenge('invalid_token'),
       );
     }
-    throw problem(
-      'invalid_token',
-      'The token is malformed or its signature is invalid.',
-      undefined,
-      challenge('invalid_token'),
-    );
+    throw problem('invalid_token', unrecognisedTokenMessage(token), undefined, challenge('invalid_token'));
   }
   const { accountId, clientId, scope } = checked.claims;
   return {

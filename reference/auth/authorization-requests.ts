@@ -54,7 +54,14 @@ export async function checkAuthorizationRequest(
   const scopes = (query.scope ?? '').split(' ').filter((scope) => scope !== '');
   if (scopes.length === 0 || scopes.some((scope) => !knownScopes.has(scope)))
     return fail('invalid_scope', 'Unknown or missing scope.');
+  // RFC 9700 section 2.1.1: a public client must use PKCE; a confidential one may, as the spec's x-inferred decides.
   const challenge = query.code_challenge ?? null;
+  if (challenge === null && client.secretHash === null) {
+    return fail(
+      'invalid_request',
+      'code_challenge is required: this client is public, so it must use PKCE with code_challenge_method=S256.',
+    );
+  }
   if (challenge !== null && query.code_challenge_method !== 'S256')
     return fail('invalid_request', 'code_challenge_method must be S256.');
   if (challenge === null && query.code_challenge_method !== undefined)

@@ -9,6 +9,8 @@ export class OAuthError extends Error {
       | 'unsupported_grant_type'
       | 'invalid_scope',
     readonly description: string,
+    /** Set when the client tried HTTP Basic: its failure carries a Basic challenge. */
+    readonly clientMethod?: 'client_secret_basic' | 'client_secret_post' | 'none',
   ) {
     super(description);
     this.name = 'OAuthError';
@@ -17,6 +19,13 @@ export class OAuthError extends Error {
   /** invalid_client answers 401 (RFC 6749 section 5.2); every other error 400. */
   get status(): number {
     return this.error === 'invalid_client' ? 401 : 400;
+  }
+
+  /** RFC 6749 section 5.2: a client that tried the Authorization header gets a challenge of the scheme it used. */
+  get challenge(): string | undefined {
+    return this.status === 401 && this.clientMethod === 'client_secret_basic'
+      ? 'Basic realm="oauth", charset="UTF-8"'
+      : undefined;
   }
 
   toBody(): { error: OAuthError['error']; error_description: string } {

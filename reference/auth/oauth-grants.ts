@@ -1,8 +1,9 @@
 import { schemaPatterns, securitySchemeFacts } from '../../generated/types/facts.js';
 import { type Clock, isoTime } from '../clock.js';
-import { randomBase62, randomMatching } from '../random-token.js';
+import { randomMatching } from '../random-token.js';
 import type { Store } from '../storage/store.js';
 import type { AccessTokens } from './access-tokens.js';
+import type { ClientCredentials } from './client-authentication.js';
 import { OAuthError } from './oauth-errors.js';
 import { verifierMatches } from './pkce.js';
 import { digest, sameSecret } from './secrets.js';
@@ -23,12 +24,28 @@ export interface TokenResponse {
   scope: string;
 }
 
-async function authenticateClient(store: Store, clientId: string, clientSecret: string) {
-  const client = await store.oauthClients.get(clientId);
-  if (client === null || !sameSecret(client.secretHash, digest(clientSecret))) {
-    throw new OAuthError('invalid_client', 'Client authentication failed.');
+async function authenticateClient(store: Store, credentials: ClientCredentials) {
+  const client = await store.oauthClients.get(credentials.clientId);
+  const fail = (description: string) => new OAuthError('invalid_client', description, credentials.method);
+  if (client === null) throw fail('Client authentication failed: unknown client_id or wrong client_secret.');
+  if (client.secretHash === null) {
+    if (credentials.clientSecret !== undefined)
+      throw fail('This client is public: it has no client_secret; send client_id alone.');
+    return client;
   }
+  if (credentials.clientSecret === undefined)
+    throw fail('client_secret is missing: send it with HTTP Basic or in the form.');
+  if (!sameSecret(client.secretHash, digest(credentials.clientSecret)))
+    throw fail('Client authentication failed: unknown client_id or wrong client_secret.');
   return client;
+}
+
+/**
+ * The grant (refresh token family) a code's tokens belong to, derived from the code's digest, so that a second use
+ * of the code can find and revoke them without storing anything more (RFC 6749 section 4.1.2).
+ */
+function grantOfCode(codeHash: string): string {
+  return digest(`grant of ${codeHash}`).slice(0, 32);
 }
 
 /** Issues an access token and a new refresh token of `familyId` (a new family for a fresh authorization). */
@@ -60,44 +77,60 @@ async function issueTokens(
   };
 }
 
+/** RFC 7636 section 4.6, and RFC 9700 section 2.1.1: a verifier for a code without a challenge is a downgrade. */
+function checkVerifier(challenge: string | null, verifier: string | undefined): void {
+  if (challenge === null && verifier !== undefined)
+    throw new OAuthError(
+      'invalid_grant',
+      'code_verifier was sent, but the authorization request had no code_challenge.',
+    );
+  if (challenge !== null && verifier === undefined)
+    throw new OAuthError(
+      'invalid_grant',
+      'code_verifier is missing: this code was issued for a PKCE challenge.',
+    );
+  if (challenge !== null && !verifierMatches(verifier ?? '', challenge))
+    throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
+}
+
 export async function exchangeAuthorizationCode(
   dependencies: GrantDependencies,
-  form: {
-    code: string;
-    redirect_uri: string;
-    client_id: string;
-    client_secret: string;
-    code_verifier?: string;
-  },
+  credentials: ClientCredentials,
+  form: { code: string; redirect_uri: string; code_verifier?: string },
 ): Promise<TokenResponse> {
-  const client = await authenticateClient(dependencies.store, form.client_id, form.client_secret);
+  const client = await authenticateClient(dependencies.store, credentials);
   const now = isoTime(dependencies.clock);
-  const code = await dependencies.store.authorizationCodes.consume(digest(form.code), now);
-  if (code === null || code.clientId !== client.id)
-    throw new OAuthError('invalid_grant', 'The authorization code is unknown or was already used.');
+  const codeHash = digest(form.code);
+  const code = await dependencies.store.authorizationCodes.consume(codeHash, now);
+  if (code === null) {
+    // A used code coming back means it leaked: whoever redeemed it first loses the refresh tokens it gave them.
+    await dependencies.store.refreshTokens.revokeFamily(grantOfCode(codeHash), now);
+    throw new OAuthError(
+      'invalid_grant',
+      'The authorization code is unknown or was already used; tokens issued for a reused code are revoked.',
+    );
+  }
+  if (code.clientId !== client.id)
+    throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
   if (code.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code expired.');
   if (code.redirectUri !== form.redirect_uri)
     throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request.');
-  if (
-    code.codeChallenge !== null &&
-    (form.code_verifier === undefined || !verifierMatches(form.code_verifier, code.codeChallenge))
-  ) {
-    throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
-  }
+  checkVerifier(code.codeChallenge, form.code_verifier);
   return issueTokens(dependencies, {
     accountId: code.accountId,
     clientId: client.id,
     scope: code.scope,
-    familyId: randomBase62(24),
+    familyId: grantOfCode(codeHash),
   });
 }
 
 /** Rotates a refresh token; presenting one that was already used revokes every token of its family (RFC 6819 5.2.2.3). */
 export async function refreshAccessToken(
   dependencies: GrantDependencies,
-  form: { refresh_token: string; client_id: string; client_secret: string },
+  credentials: ClientCredentials,
+  form: { refresh_token: string },
 ): Promise<TokenResponse> {
-  const client = await authenticateClient(dependencies.store, form.client_id, form.client_secret);
+  const client = await authenticateClient(dependencies.store, credentials);
   const { store } = dependencies;
   const now = isoTime(dependencies.clock);
   const token = await store.refreshTokens.get(digest(form.refresh_token));

@@ -12,7 +12,8 @@ const retryDelaysSeconds: readonly number[] = apiPolicies.webhookDelivery.retryD
 export function outcomeOf(
   claimed: ClaimedDelivery,
   result: AttemptResult,
-  timing: { attemptedAt: number; finishedAt: number; claimToken: string },
+  timing: { attemptedAt: number; finishedAt: number; claimToken: string | null },
+  delays: readonly number[] = retryDelaysSeconds,
 ): DeliveryOutcome {
   const attempt = {
     attemptedAt: new Date(timing.attemptedAt).toISOString(),
@@ -22,7 +23,7 @@ export function outcomeOf(
   };
   const common = { id: claimed.delivery.id, claimToken: timing.claimToken, attempt };
   if (result.delivered) return { ...common, status: 'delivered', nextAttemptAt: null };
-  const delaySeconds = retryDelaysSeconds[claimed.delivery.attempts.length - claimed.retryBase];
+  const delaySeconds = delays[claimed.delivery.attempts.length - claimed.retryBase];
   if (delaySeconds === undefined) return { ...common, status: 'undelivered', nextAttemptAt: null };
   const nextAttemptAt = new Date(timing.finishedAt + delaySeconds * 1000).toISOString();
   return { ...common, status: 'pending', nextAttemptAt };

@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
+import type { DeliveryFaults } from '../faults.js';
 import type { Store } from '../storage/store.js';
+import { faultySender } from './delivery-faults.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import type { Resolver } from './guarded-lookup.js';
@@ -17,6 +19,8 @@ export interface WebhookDeliveryOptions {
   /** Tests: a shorter receiver timeout, a certificate authority, smaller limits. */
   timeoutMs?: number;
   ca?: string;
+  /** Test-only faults (reference/faults.ts). */
+  faults?: DeliveryFaults | undefined;
   tuning?: Pick<DispatcherOptions, 'maxInFlight' | 'perWebhook' | 'batchSize' | 'idlePollMs' | 'stopGraceMs'>;
 }
 
@@ -29,18 +33,23 @@ export interface WebhookDelivery {
 export async function startWebhookDelivery(options: WebhookDeliveryOptions): Promise<WebhookDelivery> {
   // A killed process cannot finish its sends; with one owner of the store no other node holds a lease either.
   if (options.soleOwner) await options.store.deliveries.release(null, null);
-  const sender = createSender({
-    policy: options.policy,
-    ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.ca === undefined ? {} : { ca: options.ca }),
-    connectionsPerOrigin: options.tuning?.perWebhook ?? 16,
-  });
+  const sender = faultySender(
+    createSender({
+      policy: options.policy,
+      ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
+      connectionsPerOrigin: options.tuning?.perWebhook ?? 16,
+    }),
+    options.faults,
+  );
   const dispatcher = new Dispatcher({
     store: options.store,
     clock: options.clock,
     sender,
     log: options.log,
+    soleOwner: options.soleOwner ?? false,
+    faults: options.faults,
     ...options.tuning,
   });
   dispatcher.start();

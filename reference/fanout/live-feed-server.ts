@@ -4,11 +4,13 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Subscriber } from '../../generated/types/schemas.js';
 import { type Clock, isoTime } from '../clock.js';
+import type { LiveFeedFaults } from '../faults.js';
 import { problem } from '../problems.js';
 import { newId } from '../services/ids.js';
 import type { Store } from '../storage/store.js';
 import type { FanoutBus } from './fanout-bus.js';
 import { FlushScheduler } from './flush-scheduler.js';
+import { afterSubscriberEnded } from './live-feed-faults.js';
 import { maxSubscriberFrameBytes, pingIntervalMilliseconds } from './live-feed-rules.js';
 import { StreamAudience } from './stream-audience.js';
 import { SubscriberAccounting } from './subscriber-accounting.js';
@@ -31,6 +33,8 @@ export interface LiveFeedOptions {
   pingIntervalMilliseconds?: number;
   /** Failures that are not a subscriber's fault (a store write, a message that cannot be serialized). */
   onError?: (error: unknown) => void;
+  /** Test-only faults (reference/faults.ts). */
+  faults?: LiveFeedFaults | undefined;
 }
 
 /** How long stopping waits for subscribers to answer the close frame before dropping them. */
@@ -167,9 +171,10 @@ export class LiveFeedServer {
       disconnectedAt: null,
     };
     let cancelExpiry = () => {};
-    const connection = new SubscriberConnection(webSocket, this.#scheduler, () => {
+    const connection = new SubscriberConnection(webSocket, this.#scheduler, (code) => {
       cancelExpiry();
       audience.connections.delete(connection);
+      afterSubscriberEnded(audience, code, this.options.faults);
       this.#accounting.disconnected(audience.accountId, { ...subscriber, disconnectedAt: isoTime(clock) });
       this.#countChanged(audience);
       if (audience.connections.size === 0) {

@@ -43,6 +43,14 @@ export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache)
     feedPathTemplate,
   });
   const account = (caller: Caller) => requireAccount(context(caller) satisfies ServiceContext);
+  const renderFeed = async (reportId: string) => {
+    const report = await dependencies.store.reports.getById(reportId);
+    if (report === null) throw problem('resource_missing', `No such report: ${reportId}.`, 'reportId');
+    const url = reportFeedUrl(dependencies.urls, feedPathTemplate, report.id);
+    return feeds.get(report.id, report.accountId, () =>
+      reportFeed(dependencies.store, report.accountId, report, url, apiPolicies.limits.maxFeedItems),
+    );
+  };
   return {
     createStream: async ({ auth, body }) => ({
       status: 201,
@@ -90,13 +98,7 @@ export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache)
     }),
     getReportFeed: async ({ params, raw }) => {
       admitAddress(dependencies.addressLimit, raw);
-      const report = await dependencies.store.reports.getById(params.reportId);
-      if (report === null)
-        throw problem('resource_missing', `No such report: ${params.reportId}.`, 'reportId');
-      const url = reportFeedUrl(dependencies.urls, feedPathTemplate, report.id);
-      const feed = await feeds.get(report.id, report.accountId, () =>
-        reportFeed(dependencies.store, report.accountId, report, url, apiPolicies.limits.maxFeedItems),
-      );
+      const feed = feeds.current(params.reportId) ?? (await renderFeed(params.reportId));
       const headers = { ETag: feed.etag, 'Cache-Control': feedCacheControl };
       if (ifNoneMatch(raw.headers['if-none-match'], feed.etag)) return { status: 304, headers };
       return { status: 200, body: feed.xml, headers };

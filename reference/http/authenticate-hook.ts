@@ -41,7 +41,7 @@ export function authenticateHook(dependencies: ServiceDependencies): Authenticat
       throw error;
     }
     const { credential, plan } = identified;
-    const decision = dependencies.rateLimiter.take(credential.rateLimitKey, plan.requestsPerMinute);
+    const decision = await dependencies.rateLimiter.take(credential.rateLimitKey, plan.requestsPerMinute);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       throw problem(

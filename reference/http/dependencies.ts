@@ -1,7 +1,7 @@
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../clock.js';
 import type { TargetPolicy } from '../delivery/target-address.js';
-import type { FixedWindowRateLimiter } from '../rate-limiter.js';
+import type { RateLimiter } from '../rate-limiter.js';
 import type { StreamLifecycle } from '../services/stream-lifecycle.js';
 import type { ServiceUrls } from '../services/urls.js';
 import type { Store } from '../storage/store.js';
@@ -15,7 +15,8 @@ export interface ServiceDependencies {
   /** Signs access tokens and subscriber tokens. */
   signingKey: Uint8Array;
   accessTokens: AccessTokens;
-  rateLimiter: FixedWindowRateLimiter;
+  /** The credential windows (x-rate-limit): in process, or shared by every node. */
+  rateLimiter: RateLimiter;
   /** Requests without a valid credential, and public feeds, per client address (x-rate-limit.perAddress). */
   addressLimit: AddressLimit;
   /** Local testing only: GET /oauth/authorize grants at once, for `login_hint` or the client's own account. */

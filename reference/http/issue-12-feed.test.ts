@@ -56,6 +56,20 @@ describe('report feed (issue 12, item 1)', () => {
     expect(changed.headers.etag).not.toBe(etag);
     expect(changed.text).toContain(record.id);
   });
+
+  it('serves a cached feed without a lookup, and forgets it once its report is renamed or deleted', async () => {
+    const service = fixture();
+    const call = restCaller(service);
+    const account = await service.createAccount('paid');
+    const token = account.keys.secret.key;
+    const report = await new AccountResources(call, token).report();
+    const params = { reportId: report.id };
+    expect((await call('getReportFeed', { params })).status).toBe(200);
+    await call('updateReport', { token, params, body: { title: 'Renamed' } });
+    expect((await call('getReportFeed', { params })).text).toContain('<title>Renamed</title>');
+    expect((await call('deleteReport', { token, params })).status).toBe(200);
+    expect((await call('getReportFeed', { params })).status).toBe(404);
+  });
 });
 
 describe('feed cache', () => {

@@ -8,6 +8,7 @@ import {
   grantAuthorizationCode,
   redirectWith,
 } from '../auth/authorization-requests.js';
+import { clientCredentials } from '../auth/client-authentication.js';
 import { OAuthError } from '../auth/oauth-errors.js';
 import { exchangeAuthorizationCode, refreshAccessToken } from '../auth/oauth-grants.js';
 import { digest } from '../auth/secrets.js';
@@ -15,6 +16,7 @@ import { addressRefusalMessage, addressRefused, countAddress } from './address-l
 import type { Caller } from './authenticate-hook.js';
 import { consentPage, errorPage } from './consent-page.js';
 import type { ServiceDependencies } from './dependencies.js';
+import { repeatedAuthorization } from './http-edges.js';
 
 type OAuthHandlers = Pick<Handlers<Caller>, 'oauthAuthorize' | 'oauthConsent' | 'oauthToken'>;
 
@@ -86,18 +88,23 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
       }
       const grants = { store, clock, accessTokens: dependencies.accessTokens };
       try {
+        if (repeatedAuthorization(raw))
+          throw new OAuthError('invalid_request', 'Send one Authorization header; this request has several.');
+        const credentials = clientCredentials(raw.headers.authorization, body);
         const tokens =
           body.grant_type === 'authorization_code'
-            ? await exchangeAuthorizationCode(grants, body)
-            : await refreshAccessToken(grants, body);
+            ? await exchangeAuthorizationCode(grants, credentials, body)
+            : await refreshAccessToken(grants, credentials, body);
         return { status: 200, body: tokens, headers: { 'Cache-Control': 'no-store' } };
       } catch (error) {
         if (!(error instanceof OAuthError)) throw error;
         // A wrong secret, code or refresh token is a guess: it counts against the address.
         countAddress(dependencies.addressLimit, raw);
-        return error.status === 401
+        const challenge = error.challenge;
+        if (error.status !== 401) return { status: 400, body: error.toBody() };
+        return challenge === undefined
           ? { status: 401, body: error.toBody() }
-          : { status: 400, body: error.toBody() };
+          : { status: 401, body: error.toBody(), headers: { 'WWW-Authenticate': challenge } };
       }
     },
   };

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { parser as createParser, type IConnectPacket, type Packet } from 'mqtt-packet';
 import type { FanoutBus } from '../fanout/fanout-bus.js';
+import type { IngestFaults } from '../faults.js';
 import type { Store } from '../storage/store.js';
 import { authenticateDevice } from './authenticate-device.js';
 import type { DeviceErrorReporter } from './device-error-reporter.js';
@@ -18,6 +19,7 @@ export interface ConnectionContext {
   errors: DeviceErrorReporter;
   bus: FanoutBus;
   onFailure(error: unknown): void;
+  faults: IngestFaults;
 }
 
 type State = 'awaiting-connect' | 'authenticating' | 'connected' | 'closed';
@@ -122,7 +124,13 @@ export class DeviceConnection {
       const session = await this.context.sessions.begin(authentication.stream);
       if (session === null) return this.#refuse('notAuthorized');
       // Set even when the socket closed meanwhile: closing ends the session it finds here.
-      this.#ingest = new StreamIngest(session, this.context.bus, this.context.errors);
+      this.#ingest = new StreamIngest(
+        session,
+        this.context.bus,
+        this.context.errors,
+        Date.now,
+        this.context.faults,
+      );
       if (this.#closed()) return;
       this.#state = 'connected';
       this.#write(replies.connackAccepted(this.#version));

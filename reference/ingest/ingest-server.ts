@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { FanoutBus } from '../fanout/fanout-bus.js';
+import type { IngestFaults } from '../faults.js';
 import type { Store } from '../storage/store.js';
 import { DeviceConnection } from './device-connection.js';
 import { DeviceErrorReporter } from './device-error-reporter.js';
+import type { StreamLeases } from './stream-leases.js';
 import { StreamSessions } from './stream-sessions.js';
 
 export interface IngestServerOptions {
@@ -14,8 +16,12 @@ export interface IngestServerOptions {
   /** The service clock: timestamps of sessions and events. Ingest's own timers run on wall time. */
   clock: Clock;
   bus: FanoutBus;
+  /** Several nodes sharing the store: device leases across them (ADR 0023). */
+  leases?: StreamLeases | undefined;
   /** Failures that are the service's, not a device's (a store write that failed). */
   onFailure?: (error: unknown) => void;
+  /** Test-only faults (reference/faults.ts). */
+  faults?: IngestFaults | undefined;
 }
 
 export interface IngestServer {
@@ -49,10 +55,11 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
  */
 export async function startIngestServer(options: IngestServerOptions): Promise<IngestServer> {
   const onFailure = options.onFailure ?? ((error: unknown) => console.error('ingest:', error));
-  const sessions = new StreamSessions(options.store, options.clock, options.bus);
+  const sessions = new StreamSessions(options.store, options.clock, options.bus, options.leases, options.faults);
   await sessions.recover();
   const errors = new DeviceErrorReporter(options.store, options.clock, onFailure);
-  const context = { store: options.store, sessions, errors, bus: options.bus, onFailure };
+  const faults = options.faults ?? {};
+  const context = { store: options.store, sessions, errors, bus: options.bus, onFailure, faults };
   const connections = new Set<DeviceConnection>();
   const server = createServer({ noDelay: true }, (socket) => {
     const connection = new DeviceConnection(socket, context);

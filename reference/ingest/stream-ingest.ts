@@ -1,7 +1,8 @@
-import { parseDeviceTelemetryAddress } from '../../generated/messages/device-telemetry.js';
 import type { FanoutBus } from '../fanout/fanout-bus.js';
+import type { IngestFaults } from '../faults.js';
 import { decodeSample } from './decode-sample.js';
 import type { DeviceErrorReporter } from './device-error-reporter.js';
+import { publishTarget } from './ingest-faults.js';
 import { ingestLimits, sampleRateOf } from './ingest-rules.js';
 import type { PublishOutcome } from './mqtt-codes.js';
 import type { LiveSession } from './stream-sessions.js';
@@ -21,6 +22,7 @@ export class StreamIngest {
     private readonly bus: FanoutBus,
     private readonly errors: DeviceErrorReporter,
     private readonly wallNow: () => number = Date.now,
+    private readonly faults: IngestFaults = {},
   ) {
     this.#rate = sampleRateOf(session.quality);
     this.#bucket = rateBucket(this.#rate, wallNow());
@@ -28,7 +30,8 @@ export class StreamIngest {
 
   /** `payload` is null for a message too large to have been buffered; `payloadBytes` is its size either way. */
   handle(topic: string, payload: Buffer | null, payloadBytes: number): PublishOutcome {
-    if (parseDeviceTelemetryAddress(topic)?.streamId !== this.session.streamId) return 'otherTopic';
+    const streamId = publishTarget(topic, this.session.streamId, this.faults);
+    if (streamId === null) return 'otherTopic';
     if (payload === null || payloadBytes > ingestLimits.maxMessageBytes) {
       const reason = `The message has ${payloadBytes} bytes; the largest accepted is ${ingestLimits.maxMessageBytes}.`;
       return this.#drop('message_too_large', reason);
@@ -42,7 +45,7 @@ export class StreamIngest {
     if (!decoded.ok) return this.#drop('format_mismatch', `The payload is ${decoded.reason}`);
     this.bus.publish({
       type: 'telemetry',
-      streamId: this.session.streamId,
+      streamId,
       receivedAt,
       sample: decoded.sample,
     });

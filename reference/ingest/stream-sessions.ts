@@ -1,8 +1,11 @@
 import { type Clock, isoTime } from '../clock.js';
 import type { FanoutBus } from '../fanout/fanout-bus.js';
+import type { IngestFaults } from '../faults.js';
 import { recordEvent } from '../services/events.js';
 import type { StreamRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
+import type { StreamLeases } from './stream-leases.js';
+import { onlineSnapshot } from './ingest-faults.js';
 
 /** A stream's live session: what ingest needs of the stream for every message, read once at connect. */
 export interface LiveSession {
@@ -32,6 +35,9 @@ export class StreamSessions {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly bus: FanoutBus,
+    /** Several nodes (ADR 0023): a stream goes live only under this node's lease. */
+    private readonly leases?: StreamLeases,
+    private readonly faults: IngestFaults = {},
   ) {}
 
   get liveCount(): number {
@@ -42,10 +48,12 @@ export class StreamSessions {
   async begin(stream: StreamRow): Promise<LiveSession | null> {
     if (this.#claimed.has(stream.id)) return null;
     this.#claimed.add(stream.id);
-    const row = await this.#serially(stream.id, () => this.#goLive(stream.id)).catch((error: unknown) => {
-      this.#claimed.delete(stream.id);
-      throw error;
-    });
+    const row = await this.#serially(stream.id, () => this.#goLiveLeased(stream.id)).catch(
+      (error: unknown) => {
+        this.#claimed.delete(stream.id);
+        throw error;
+      },
+    );
     if (row === null || row.startedAt === null) {
       this.#claimed.delete(stream.id);
       return null;
@@ -75,6 +83,7 @@ export class StreamSessions {
     const row = await this.#serially(session.streamId, () =>
       this.#goIdle(session.streamId, session.startedAt),
     );
+    await this.leases?.release(session.streamId);
     if (row !== null)
       this.bus.publish({
         type: 'status',
@@ -87,8 +96,47 @@ export class StreamSessions {
   /** At start: streams a stopped or crashed service left live go idle, each with its device.offline. */
   async recover(): Promise<number> {
     const leftLive = await this.store.streams.listLive();
+    if (this.leases !== undefined) return this.#idleOrphans(leftLive, this.leases);
     for (const row of leftLive) await this.#goIdle(row.id, row.startedAt ?? isoTime(this.clock));
     return leftLive.length;
+  }
+
+  /** Several nodes: a live stream whose lease ran out lost its node; idled under a lease of this node. */
+  async #idleOrphans(leftLive: StreamRow[], leases: StreamLeases): Promise<number> {
+    let idled = 0;
+    for (const row of leftLive) {
+      if (this.#claimed.has(row.id) || !(await leases.acquire(row.id))) continue;
+      try {
+        const idle = await this.#serially(row.id, () =>
+          this.#goIdle(row.id, row.startedAt ?? isoTime(this.clock)),
+        );
+        if (idle === null) continue;
+        idled += 1;
+        this.bus.publish({
+          type: 'status',
+          streamId: idle.id,
+          status: 'idle',
+          subscriberCount: idle.subscriberCount,
+        });
+      } finally {
+        await leases.release(row.id);
+      }
+    }
+    return idled;
+  }
+
+  /** Under a lease, a stream still live in the store was left by a node that died: idled first, then taken live. */
+  async #goLiveLeased(streamId: string): Promise<StreamRow | null> {
+    if (this.leases === undefined) return this.#goLive(streamId);
+    if (!(await this.leases.acquire(streamId))) return null;
+    let row = await this.#goLive(streamId);
+    const stale = row === null ? await this.store.streams.getById(streamId) : null;
+    if (stale?.status === 'live') {
+      await this.#goIdle(streamId, stale.startedAt ?? isoTime(this.clock));
+      row = await this.#goLive(streamId);
+    }
+    if (row === null) await this.leases.release(streamId);
+    return row;
   }
 
   /** Resolves when every transition begun so far has been written. */
@@ -101,7 +149,10 @@ export class StreamSessions {
       const live = await store.streams.setLive(streamId, isoTime(this.clock));
       if (live === null || live.startedAt === null) return null;
       await recordEvent(store, this.clock, live.accountId, 'device.online', {
-        object: { ...snapshot(live), status: 'live', startedAt: live.startedAt },
+        object: onlineSnapshot(
+          { ...snapshot(live), status: 'live' as const, startedAt: live.startedAt },
+          this.faults,
+        ),
       });
       return live;
     });

@@ -16,24 +16,30 @@ export interface CachedFeed {
  * Rendered feeds by report (issue 12, item 1; ADR 0014). An entry holds while its account saw no write to reports or
  * records through this process's store, and for at most `maxAgeSeconds`, so another node's write shows up soon.
  */
+type CacheEntry = CachedFeed & { accountId: string; generation: number; storedAt: number };
+
 export class FeedCache {
-  readonly #feeds = new LRUCache<
-    string,
-    CachedFeed & { accountId: string; generation: number; storedAt: number }
-  >({
-    max: maxFeeds,
-  });
+  readonly #feeds = new LRUCache<string, CacheEntry>({ max: maxFeeds });
   readonly #generations = new LRUCache<string, number>({ max: 100_000 });
   readonly #building = new Map<string, Promise<CachedFeed>>();
 
   constructor(private readonly clock: Clock) {}
 
+  /**
+   * The cached feed of a report while it is current, without asking the store anything: a deleted or changed report
+   * has moved its account's generation on, so a hit needs no lookup of the report (issue 12, item 1).
+   */
+  current(reportId: string): CacheEntry | undefined {
+    const cached = this.#feeds.get(reportId);
+    if (cached === undefined || this.clock.now() - cached.storedAt >= maxAgeSeconds * 1000) return undefined;
+    return cached.generation === (this.#generations.get(cached.accountId) ?? 0) ? cached : undefined;
+  }
+
   /** The cached feed of a report, or one rendered by `render` and cached. */
   async get(reportId: string, accountId: string, render: () => Promise<string>): Promise<CachedFeed> {
     const generation = this.#generations.get(accountId) ?? 0;
-    const cached = this.#feeds.get(reportId);
-    const fresh = cached && this.clock.now() - cached.storedAt < maxAgeSeconds * 1000;
-    if (cached && fresh && cached.accountId === accountId && cached.generation === generation) return cached;
+    const cached = this.current(reportId);
+    if (cached !== undefined && cached.accountId === accountId) return cached;
     // Concurrent readers of a feed being built wait for that one build instead of starting their own.
     const key = `${reportId} ${generation}`;
     const pending = this.#building.get(key);

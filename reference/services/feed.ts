@@ -1,19 +1,20 @@
-import type { RecordRow } from '../storage/rows.js';
+import type { PublishedRecordRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 
 function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function item(record: RecordRow, reportUrl: string): string {
+function item(record: PublishedRecordRow, reportUrl: string): string {
   const title = escapeXml(record.title ?? record.id);
   const published = new Date(record.publishedAt ?? record.createdAt).toUTCString();
-  return `<item><title>${title}</title><guid isPermaLink="false">${record.id}</guid><pubDate>${published}</pubDate><link>${escapeXml(reportUrl)}</link><description>${record.samples.length} samples</description></item>`;
+  return `<item><title>${title}</title><guid isPermaLink="false">${record.id}</guid><pubDate>${published}</pubDate><link>${escapeXml(reportUrl)}</link><description>${record.sampleCount} samples</description></item>`;
 }
 
 /**
- * The RSS 2.0 document at a report's reportUrl: the newest `maxItems` published records, newest first. Pages are read
- * newest first until the window is full, so the work is bounded by the window, not by the report's size.
+ * The RSS 2.0 document at a report's reportUrl: the newest `maxItems` published records, newest first. One query
+ * reads the window without the records' samples, so the work is bounded by the window, not by the report's size
+ * (issue 12, item 1).
  */
 export async function reportFeed(
   store: Store,
@@ -22,19 +23,7 @@ export async function reportFeed(
   reportUrl: string,
   maxItems: number,
 ): Promise<string> {
-  const items: string[] = [];
-  let after: string | undefined;
-  while (items.length < maxItems) {
-    const page = await store.records.list(
-      accountId,
-      { limit: maxItems, ...(after === undefined ? {} : { after }) },
-      { reportId: report.id },
-    );
-    if (page === null) break;
-    for (const record of page.items)
-      if (record.status === 'published' && items.length < maxItems) items.push(item(record, reportUrl));
-    if (!page.hasMore) break;
-    after = page.items.at(-1)?.id;
-  }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>${escapeXml(report.title)}</title><link>${escapeXml(reportUrl)}</link><description>${escapeXml(report.title)}</description>${items.join('')}</channel></rss>\n`;
+  const records = await store.records.publishedWindow(accountId, report.id, maxItems);
+  const items = records.map((record) => item(record, reportUrl)).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>${escapeXml(report.title)}</title><link>${escapeXml(reportUrl)}</link><description>${escapeXml(report.title)}</description>${items}</channel></rss>\n`;
 }

@@ -13,8 +13,22 @@ export interface StoreCaches {
 const unknown = { unknown: true } as const;
 const isUnknown = (entry: object): entry is { unknown: true } => 'unknown' in entry;
 
-export function newStoreCaches(maxEntries = defaultCacheEntries): StoreCaches {
-  return { keysByHash: new LRUCache({ max: maxEntries }), accounts: new LRUCache({ max: maxEntries }) };
+/** `ttlMilliseconds` bounds how long an entry may outlive a change announced to no one (several nodes, ADR 0023). */
+export function newStoreCaches(maxEntries = defaultCacheEntries, ttlMilliseconds = 0): StoreCaches {
+  const options = ttlMilliseconds > 0 ? { max: maxEntries, ttl: ttlMilliseconds } : { max: maxEntries };
+  return { keysByHash: new LRUCache(options), accounts: new LRUCache(options) };
+}
+
+/** A change to cached rows, which other nodes' caches must drop too. */
+export type CacheChange = { apiKeyId: string } | { apiKeyHash: string } | { accountId: string };
+
+/** Drops what a change makes stale: a key by id (and every remembered unknown hash), a key hash, an account. */
+export function forgetChange(caches: StoreCaches, change: CacheChange): void {
+  if ('apiKeyHash' in change) caches.keysByHash.delete(change.apiKeyHash);
+  else if ('accountId' in change) caches.accounts.delete(change.accountId);
+  else
+    for (const [hash, entry] of caches.keysByHash.entries())
+      if (isUnknown(entry) || entry.id === change.apiKeyId) caches.keysByHash.delete(hash);
 }
 
 /**
@@ -22,12 +36,17 @@ export function newStoreCaches(maxEntries = defaultCacheEntries): StoreCaches {
  * (the data-directory lock), those lookups can be served from memory. Every write to keys or accounts goes through
  * this same store, so it drops the entries it changes: rolling or revoking a key still takes effect at once.
  * Both caches are LRU-bounded, so random keys in `Authorization` headers cost a bounded amount of memory.
- * Not for PostgreSQL, where another node may revoke a key.
+ * With PostgreSQL only where other nodes hear of changes: `announce` tells them (after the commit, inside a
+ * transaction), and a TTL on the caches bounds what a lost announcement costs (ADR 0023).
  */
-export function cachedStore(store: Store, caches: StoreCaches = newStoreCaches()): Store {
-  const forgetKey = (id: string) => {
-    for (const [hash, entry] of caches.keysByHash.entries())
-      if (isUnknown(entry) || entry.id === id) caches.keysByHash.delete(hash);
+export function cachedStore(
+  store: Store,
+  caches: StoreCaches = newStoreCaches(),
+  announce: (change: CacheChange) => void = () => {},
+): Store {
+  const changed = (change: CacheChange) => {
+    forgetChange(caches, change);
+    announce(change);
   };
   return {
     ...store,
@@ -41,12 +60,14 @@ export function cachedStore(store: Store, caches: StoreCaches = newStoreCaches()
         return row;
       },
       async insert(row) {
-        caches.keysByHash.delete(row.hash);
+        changed({ apiKeyHash: row.hash });
         return store.apiKeys.insert(row);
       },
       async revoke(id, revokedAt) {
-        forgetKey(id);
-        return store.apiKeys.revoke(id, revokedAt);
+        forgetChange(caches, { apiKeyId: id });
+        const revoked = await store.apiKeys.revoke(id, revokedAt);
+        changed({ apiKeyId: id });
+        return revoked;
       },
     },
     accounts: {
@@ -59,10 +80,17 @@ export function cachedStore(store: Store, caches: StoreCaches = newStoreCaches()
         return row;
       },
       async insert(row) {
-        caches.accounts.delete(row.id);
+        changed({ accountId: row.id });
         return store.accounts.insert(row);
       },
     },
-    transaction: (work) => store.transaction((inner) => work(cachedStore(inner, caches))),
+    async transaction(work) {
+      const pending: CacheChange[] = [];
+      const result = await store.transaction((inner) =>
+        work(cachedStore(inner, caches, (c) => pending.push(c))),
+      );
+      for (const change of pending) changed(change);
+      return result;
+    },
   };
 }

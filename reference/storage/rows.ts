@@ -61,6 +61,15 @@ export interface RecordRow {
   publishedAt: string | null;
 }
 
+/** A published record as the public feed shows it: no samples, only their count. */
+export interface PublishedRecordRow {
+  id: string;
+  title: string | null;
+  sampleCount: number;
+  createdAt: string;
+  publishedAt: string;
+}
+
 export interface WebhookRow {
   id: string;
   accountId: string;
@@ -110,7 +119,8 @@ export interface OAuthClientRow {
   id: string;
   accountId: string;
   name: string;
-  secretHash: string;
+  /** Null for a public client (one that cannot keep a secret: it must use PKCE). */
+  secretHash: string | null;
   redirectUris: string[];
   createdAt: string;
 }
@@ -157,7 +167,8 @@ export interface ClaimedDelivery {
 /** The result of one attempt, applied only if the dispatcher that made it still holds the lease. */
 export interface DeliveryOutcome {
   id: string;
-  claimToken: string;
+  /** Null for a delivery claimed without a lease (the store's only dispatcher): applied while it is still pending. */
+  claimToken: string | null;
   status: 'pending' | 'delivered' | 'undelivered';
   attempt: DeliveryAttempt;
   nextAttemptAt: string | null;

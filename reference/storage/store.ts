@@ -8,6 +8,7 @@ import type {
   DeliveryRow,
   EventRow,
   OAuthClientRow,
+  PublishedRecordRow,
   RecordRow,
   RefreshTokenRow,
   ReportRow,
@@ -53,7 +54,10 @@ export interface ResourceTable<
 /** What a dispatcher asks of `deliveries.claim`; times on the service clock. */
 export interface ClaimRequest {
   now: string;
-  leaseUntil: string;
+  /** Until when the claimed deliveries are leased; null when the caller is the store's only dispatcher (no lease). */
+  leaseUntil: string | null;
+  /** Without a lease: the deliveries the caller has in flight, left out of the claim. */
+  held: readonly string[];
   limit: number;
   /** At most this many deliveries of one webhook in flight at once, counting `inFlightPerWebhook`. */
   perWebhook: number;
@@ -101,6 +105,8 @@ export interface Store {
   records: ResourceTable<RecordRow, { reportId: string }> & {
     /** Appends samples to a record in one write; the record's new sample count, or null when it does not exist. */
     appendSamples(accountId: string, id: string, samples: readonly unknown[]): Promise<number | null>;
+    /** The newest `limit` published records of a report, newest first, read without their samples (the feed). */
+    publishedWindow(accountId: string, reportId: string, limit: number): Promise<PublishedRecordRow[]>;
   };
   /** Deleting a webhook deletes its deliveries, so none is retried towards it. */
   webhooks: ResourceTable<WebhookRow> & {

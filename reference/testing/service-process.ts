@@ -26,7 +26,10 @@ async function groupGone(groupId: number, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-/** `npm start` (tsx reference/main.ts) as a process group of its own, with what it printed so far. */
+/**
+ * The service as a process group of its own, with what it printed so far: `tsx reference/main.ts`, or with
+ * `viaNpm` the real `npm start` (npm, then the shell of its script, then node).
+ */
 export interface ServiceProcess {
   child: ChildProcess;
   output(): string;
@@ -34,10 +37,16 @@ export interface ServiceProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** Sends a signal to the whole group (tsx runs the service in a child process) and waits for the end. */
   stop(signal: NodeJS.Signals): Promise<void>;
+  /** Resolves once no process of the group is left; rejects after `timeoutMs`. */
+  groupGone(timeoutMs?: number): Promise<void>;
 }
 
-export function startServiceProcess(environment: Record<string, string>): ServiceProcess {
-  const child = spawn(tsxBinary, ['reference/main.ts'], {
+export function startServiceProcess(
+  environment: Record<string, string>,
+  options: { viaNpm?: boolean } = {},
+): ServiceProcess {
+  const [command, args] = options.viaNpm ? ['npm', ['start']] : [tsxBinary, ['reference/main.ts']];
+  const child = spawn(command, args, {
     cwd: repositoryRoot,
     env: { ...process.env, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -99,6 +108,9 @@ export function startServiceProcess(environment: Record<string, string>): Servic
       }
       await ended;
       if (child.pid !== undefined) await groupGone(child.pid);
+    },
+    groupGone: async (timeoutMs) => {
+      if (child.pid !== undefined) await groupGone(child.pid, timeoutMs);
     },
   };
 }

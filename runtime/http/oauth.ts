@@ -2,6 +2,7 @@ import { apiErrorFrom, parseBodyText } from './api-error.js';
 import { OAuthTokenAuth, type OAuthTokenAuthOptions, type TokenSet } from './auth.js';
 import { isOAuthErrorBody, OAuthError } from './oauth-error.js';
 import { codeChallengeS256, createCodeVerifier, createState } from './pkce.js';
+import { assertNotPlaceholder } from './placeholder-url.js';
 import { callSignal } from './request.js';
 
 /** A token endpoint's success answer (RFC 6749 section 5.1). */
@@ -33,6 +34,7 @@ export class OAuthClient<Scope extends string = string, Tokens extends TokenResp
   authorizeUrl(request: { scopes: readonly Scope[]; state?: string }) {
     const state = request.state ?? createState();
     const codeVerifier = createCodeVerifier();
+    assertNotPlaceholder(this.options.authorizationUrl, 'authorizationUrl', 'createOAuthClient');
     const url = new URL(this.options.authorizationUrl);
     url.search = new URLSearchParams({
       response_type: 'code',
@@ -89,6 +91,7 @@ export class OAuthClient<Scope extends string = string, Tokens extends TokenResp
     const { clientId, clientSecret, timeoutMs } = this.options;
     const form = new URLSearchParams({ ...grant, client_id: clientId });
     if (clientSecret !== undefined) form.set('client_secret', clientSecret);
+    assertNotPlaceholder(this.options.tokenUrl, 'tokenUrl', 'createOAuthClient');
     const response = await (this.options.fetch ?? fetch)(this.options.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },

@@ -1,6 +1,7 @@
 import { type ApiErrorClass, apiErrorFrom, parseBodyText } from './api-error.js';
 import type { Authenticator } from './auth.js';
 import { isOAuthErrorBody, OAuthError } from './oauth-error.js';
+import { assertNotPlaceholder } from './placeholder-url.js';
 import { buildUrl, callSignal, encodeBody, type HttpRequest, readBody } from './request.js';
 import { defaultRetryPolicy, type RetryPolicy, retryDelay } from './retry.js';
 
@@ -32,6 +33,7 @@ export class HttpTransport {
   readonly #policy: RetryPolicy;
 
   constructor(readonly options: TransportOptions) {
+    assertNotPlaceholder(options.baseUrl, 'baseUrl', 'createClient');
     this.#policy = { ...defaultRetryPolicy, ...options.retry };
   }
 

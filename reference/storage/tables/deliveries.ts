@@ -32,11 +32,11 @@ const claimWindow = 400;
  * Two scans, each served by its own partial index, so that due retries are found however long the backlog of first
  * attempts is.
  */
-const dueScan = (retries: 'true' | 'false') => `(
+const dueScan = (retries: 'true' | 'false', capped: string, held: string | null) => `(
   SELECT id, webhook_id, next_attempt_at, seq, ${retries} AS retry FROM deliveries
   WHERE status = 'pending' AND attempts ${retries === 'true' ? '<>' : '='} '[]'::jsonb AND next_attempt_at <= $1::timestamptz
     AND (claimed_until IS NULL OR claimed_until <= $1::timestamptz)
-    AND NOT (webhook_id = ANY($8::text[]))
+    AND NOT (webhook_id = ANY(${capped}::text[]))${held === null ? '' : ` AND NOT (id = ANY(${held}::text[]))`}
   ORDER BY next_attempt_at, seq LIMIT ${claimWindow})`;
 
 /**
@@ -44,13 +44,16 @@ const dueScan = (retries: 'true' | 'false') => `(
  * promised time), then oldest first, at most `perWebhook` in flight per webhook counting the
  * ones the caller already holds. `SKIP LOCKED` lets several nodes claim at once without waiting on each other; the
  * lease makes a delivery invisible to other claims until it runs out (a node that dies loses its leases then).
+ * Without a lease (the caller is the store's only dispatcher) nothing is written: the caller's own deliveries in
+ * flight (`$2`) are left out instead, which spares PGlite one row write per delivery. `$7`/`$8`: the claim token
+ * and the webhooks at their cap (leasing); `$7`: the webhooks at their cap (leaseless).
  */
-const claimStatement = `
+const claimStatement = (lease: boolean, capped = lease ? '$8' : '$7', held = lease ? null : '$2') => `
 WITH busy AS (SELECT * FROM unnest($4::text[], $5::integer[]) AS b(webhook_id, count)),
 candidates AS (
   SELECT d.id, d.retry, row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.retry DESC, d.next_attempt_at, d.seq)
            + coalesce(b.count, 0) AS rank
-  FROM (${dueScan('true')} UNION ALL ${dueScan('false')}) AS d
+  FROM (${dueScan('true', capped, held)} UNION ALL ${dueScan('false', capped, held)}) AS d
   JOIN webhooks w ON w.id = d.webhook_id AND w.status = 'active'
   LEFT JOIN busy b ON b.webhook_id = d.webhook_id
 ),
@@ -58,12 +61,16 @@ picked AS (
   SELECT d.id FROM deliveries d JOIN candidates c ON c.id = d.id AND c.rank <= $6
   WHERE d.status = 'pending' AND (d.claimed_until IS NULL OR d.claimed_until <= $1::timestamptz)
   ORDER BY c.retry DESC, d.next_attempt_at, d.seq LIMIT $3::integer
-  FOR UPDATE OF d SKIP LOCKED
+  ${lease ? 'FOR UPDATE OF d SKIP LOCKED' : ''}
 ),
 claimed AS (
-  UPDATE deliveries AS u SET claimed_until = $2::timestamptz, claim_token = $7
+  ${
+    lease
+      ? `UPDATE deliveries AS u SET claimed_until = $2::timestamptz, claim_token = $7
   FROM picked WHERE u.id = picked.id
-  RETURNING u.*
+  RETURNING u.*`
+      : 'SELECT u.* FROM deliveries AS u JOIN picked ON u.id = picked.id'
+  }
 )
 SELECT ${selectList(deliveryShape)}, t.retry_base AS "retryBase",
   w.url AS "webhookUrl", w.signing_secret AS "signingSecret",
@@ -71,6 +78,8 @@ SELECT ${selectList(deliveryShape)}, t.retry_base AS "retryBase",
   e.created AS "eventCreated", e.livemode AS "eventLivemode", e.data AS "eventData"
 FROM claimed AS t JOIN webhooks w ON w.id = t.webhook_id JOIN events e ON e.id = t.event_id
 ORDER BY t.next_attempt_at, t.seq`;
+const leasingClaim = claimStatement(true);
+const leaselessClaim = claimStatement(false);
 
 function claimedDelivery(record: Record<string, unknown>): ClaimedDelivery {
   const delivery = decodeRow<DeliveryRow>(deliveryShape, record);
@@ -100,16 +109,28 @@ function claimedDelivery(record: Record<string, unknown>): ClaimedDelivery {
 
 async function claim(executor: SqlExecutor, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   const busy = [...request.inFlightPerWebhook];
-  const records = await executor.query<Record<string, unknown>>(claimStatement, [
-    request.now,
-    request.leaseUntil,
+  const capped = busy.filter(([, count]) => count >= request.perWebhook).map(([webhookId]) => webhookId);
+  const common = [
     request.limit,
     busy.map(([webhookId]) => webhookId),
     busy.map(([, count]) => count),
     request.perWebhook,
-    request.claimToken,
-    busy.filter(([, count]) => count >= request.perWebhook).map(([webhookId]) => webhookId),
-  ]);
+  ];
+  const records =
+    request.leaseUntil === null
+      ? await executor.query<Record<string, unknown>>(leaselessClaim, [
+          request.now,
+          [...request.held],
+          ...common,
+          capped,
+        ])
+      : await executor.query<Record<string, unknown>>(leasingClaim, [
+          request.now,
+          request.leaseUntil,
+          ...common,
+          request.claimToken,
+          capped,
+        ]);
   return records.map(claimedDelivery);
 }
 
@@ -132,7 +153,7 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
            next_attempt_at = x.next_attempt_at, claimed_until = NULL, claim_token = NULL
          FROM jsonb_to_recordset($1::jsonb)
            AS x(id text, claim_token text, status text, attempt jsonb, next_attempt_at timestamptz)
-         WHERE t.id = x.id AND t.claim_token = x.claim_token
+         WHERE t.id = x.id AND t.claim_token IS NOT DISTINCT FROM x.claim_token AND (x.claim_token IS NOT NULL OR t.status = 'pending')
          RETURNING t.id`,
         [
           JSON.stringify(

@@ -1,10 +1,10 @@
-import type { RecordRow, ReportRow } from '../rows.js';
+import type { PublishedRecordRow, RecordRow, ReportRow } from '../rows.js';
 import type { SqlExecutor } from '../sql-executor.js';
 import type { Store } from '../store.js';
-import type { OwnedTableShape } from './columns.js';
+import type { OwnedTableShape, TableShape } from './columns.js';
 import { column } from './columns.js';
 import { ownedTable } from './owned-table.js';
-import { selectOne } from './table-statements.js';
+import { selectOne, selectRows } from './table-statements.js';
 
 type StoredReport = Omit<ReportRow, 'recordCount'> & { recordCount?: number };
 
@@ -23,6 +23,18 @@ const reportShape: OwnedTableShape<StoredReport> = {
       kind: 'integer',
       derived: 'SELECT count(*) FROM records AS r WHERE r.account_id = t.account_id AND r.report_id = t.id',
     },
+  },
+};
+
+// The feed's view of a record: `sample_count` is a stored generated column (migration 0003), so the samples stay unread.
+const publishedRecordShape: TableShape<PublishedRecordRow> = {
+  table: 'records',
+  columns: {
+    id: column('id'),
+    title: column('title'),
+    sampleCount: column('sample_count', 'integer'),
+    createdAt: column('created_at', 'timestamp'),
+    publishedAt: column('published_at', 'timestamp'),
   },
 };
 
@@ -60,4 +72,12 @@ export const recordsTable = (executor: SqlExecutor): Store['records'] => ({
     );
     return rows[0] === undefined ? null : Number(rows[0].sample_count);
   },
+  publishedWindow: (accountId, reportId, limit) =>
+    selectRows(
+      executor,
+      publishedRecordShape,
+      "t.account_id = $1 AND t.report_id = $2 AND t.status = 'published'",
+      [accountId, reportId, limit],
+      'ORDER BY t.seq DESC LIMIT $3::integer',
+    ),
 });

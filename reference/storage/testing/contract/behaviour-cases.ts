@@ -58,6 +58,48 @@ function describeDerivedRows(context: ContractContext): void {
       expect(await store.records.appendSamples(accountId, 'rec_missing', [{ ts: 4 }])).toBeNull();
     });
 
+    it('records.publishedWindow: the newest published records of one report, with sample counts and no samples', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      const report = await store.reports.insert(reportRow(accountId));
+      const other = await store.reports.insert(reportRow(accountId));
+      const published = (samples: unknown[]) =>
+        recordRow(accountId, report.id, {
+          status: 'published',
+          publishedAt: '2026-01-02T03:04:05.000Z',
+          samples,
+        });
+      const oldest = await store.records.insert(published([{ t: 1 }]));
+      await store.records.insert(recordRow(accountId, report.id, { status: 'draft' }));
+      await store.records.insert(recordRow(accountId, other.id, { status: 'published' }));
+      const middle = await store.records.insert(published([]));
+      const newest = await store.records.insert(published([{ t: 1 }]));
+      expect(await store.records.appendSamples(accountId, newest.id, [{ t: 2 }, { t: 3 }])).toBe(3);
+      const window = await store.records.publishedWindow(accountId, report.id, 2);
+      expect(window).toEqual([
+        {
+          id: newest.id,
+          title: newest.title,
+          sampleCount: 3,
+          createdAt: newest.createdAt,
+          publishedAt: '2026-01-02T03:04:05.000Z',
+        },
+        {
+          id: middle.id,
+          title: middle.title,
+          sampleCount: 0,
+          createdAt: middle.createdAt,
+          publishedAt: '2026-01-02T03:04:05.000Z',
+        },
+      ]);
+      expect((await store.records.publishedWindow(accountId, report.id, 10)).map(({ id }) => id)).toEqual([
+        newest.id,
+        middle.id,
+        oldest.id,
+      ]);
+      expect(await store.records.publishedWindow(await newAccount(store), report.id, 10)).toEqual([]);
+    });
+
     it('webhooks.subscribedTo and count; a deleted webhook takes its deliveries along', async () => {
       const store = context.store();
       const accountId = await newAccount(store);

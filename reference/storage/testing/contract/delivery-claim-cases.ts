@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryOutcome } from '../../rows.js';
+import type { ClaimedDelivery, DeliveryOutcome } from '../../rows.js';
 import type { ClaimRequest } from '../../store.js';
 import { deliveryRow, eventRow, newAccount, webhookRow } from '../fixtures.js';
 import type { ContractContext } from './context.js';
@@ -9,13 +9,14 @@ const when = (minutes: number) => new Date(Date.UTC(2000, 0, 1) + minutes * 60_0
 const request = (claimToken: string, overrides: Partial<ClaimRequest> = {}): ClaimRequest => ({
   now: when(5),
   leaseUntil: when(10),
+  held: [],
   limit: 10,
   perWebhook: 10,
   inFlightPerWebhook: new Map(),
   claimToken,
   ...overrides,
 });
-const outcome = (id: string, claimToken: string): DeliveryOutcome => ({
+const outcome = (id: string, claimToken: string | null): DeliveryOutcome => ({
   id,
   claimToken,
   status: 'delivered',
@@ -73,6 +74,35 @@ export function describeDeliveryClaimCases(context: ContractContext): void {
       });
       expect(await store.deliveries.requeue(accountId, 'wh_other', ids[1] ?? '', when(4))).toBeNull();
       await store.deliveries.release(null, [ids[0] ?? '', ids[2] ?? '']);
+    });
+
+    it('claims without a lease for the only dispatcher: leaves out what it holds, settles while pending', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      const webhook = await store.webhooks.insert(webhookRow(accountId));
+      const event = await store.events.insert(eventRow(accountId));
+      const ids: string[] = [];
+      for (const minutes of [1, 2, 3])
+        ids.push(
+          (await store.deliveries.insert(deliveryRow(event, webhook.id, { nextAttemptAt: when(minutes) })))
+            .id,
+        );
+      // Other cases leave deliveries due at these times too: look only at this webhook's.
+      const mine = (claims: ClaimedDelivery[]) =>
+        claims.map((claimed) => claimed.delivery.id).filter((id) => ids.includes(id));
+      const leaseless = async (held: string[]) =>
+        mine(await store.deliveries.claim(request('x', { leaseUntil: null, held, perWebhook: 2 })));
+      expect(await leaseless([])).toEqual([ids[0], ids[1]]);
+      // Nothing was written, and the holder's own deliveries are left out of its next claim.
+      expect(await leaseless([ids[0] ?? ''])).toEqual([ids[1], ids[2]]);
+      expect(await store.deliveries.settle([outcome(ids[0] ?? '', null)])).toEqual([ids[0]]);
+      // Settled once: no longer pending, so a second leaseless outcome is not applied.
+      expect(await store.deliveries.settle([outcome(ids[0] ?? '', null)])).toEqual([]);
+      // A leased delivery is not settled by a leaseless outcome.
+      expect(mine(await store.deliveries.claim(request('y', { perWebhook: 1 })))).toEqual([ids[1]]);
+      expect(await store.deliveries.settle([outcome(ids[1] ?? '', null)])).toEqual([]);
+      await store.deliveries.release(null, null);
+      for (const id of ids.slice(1)) await store.deliveries.settle([outcome(id, null)]);
     });
 
     it('keeps the service clock anchor', async () => {

@@ -1,0 +1,172 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { accountPlanMembers } from '../../generated/types/facts.js';
+import { isoTime } from '../clock.js';
+import { startReceiver } from '../delivery/testing/receiver.js';
+import { createApiKey } from '../seed.js';
+import { openStore } from '../storage/open-store.js';
+import { openChangeAnnouncer } from './change-announcer.js';
+import { redisKeys } from './redis-keys.js';
+import { connectDevice, createStream, eventually, openFeed, topicOf } from './testing/live-clients.js';
+import { startTopology } from './testing/two-nodes.js';
+
+// Keys stay cached for a minute here, so only the cross-node invalidation can explain a refusal within a second.
+const topology = await startTopology({ keyCacheMilliseconds: 60_000, deviceLeaseMilliseconds: 1000 });
+if ('unavailable' in topology) console.warn(`skipping the two-node tests: ${topology.unavailable}`);
+const running = () => {
+  if ('unavailable' in topology) throw new Error(topology.unavailable);
+  return topology;
+};
+
+/** Resolves once `count` nodes have subscribed to a stream's Redis channel (their feeds are attached). */
+async function subscribedNodes(streamId: string, count: number): Promise<void> {
+  const redis = new Redis(running().redisUrl);
+  try {
+    await eventually(async () => {
+      const [, subscribers] = (await redis.pubsub('NUMSUB', redisKeys.liveChannel(streamId))) as [
+        string,
+        number,
+      ];
+      return subscribers === count;
+    });
+  } finally {
+    redis.disconnect();
+  }
+}
+
+describe.skipIf('unavailable' in topology)('two nodes on PostgreSQL and Redis (ADR 0023)', () => {
+  afterAll(() => running().stop());
+
+  it('a device on node A: subscribers on A and on B receive every sample in order, numbered alike', async () => {
+    const [a, b] = running().nodes;
+    const stream = await createStream(a);
+    const [feedA, feedB] = [await openFeed(a, stream.id), await openFeed(b, stream.id)];
+    await subscribedNodes(stream.id, 2);
+    const device = await connectDevice(a, stream);
+    const count = 200;
+    for (let index = 0; index < count; index += 1)
+      await device.publishAsync(topicOf(stream.id), JSON.stringify({ ts: index, values: { rpm: index } }), {
+        qos: 1,
+      });
+    await eventually(() => feedA.telemetry().length === count && feedB.telemetry().length === count);
+    for (const feed of [feedA, feedB]) {
+      expect(feed.telemetry().map((message) => message.sample.ts)).toEqual(
+        Array.from({ length: count }, (_, i) => i),
+      );
+      const seqs = feed.messages.map((message) => message.seq);
+      expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      expect(new Set(seqs).size).toBe(seqs.length);
+    }
+    // The same sample carries the same seq on both nodes.
+    expect(feedB.telemetry().map((message) => message.seq)).toEqual(
+      feedA.telemetry().map((message) => message.seq),
+    );
+    expect(feedB.messages.some((message) => message.type === 'status' && message.status === 'live')).toBe(
+      true,
+    );
+    await device.endAsync();
+    // idle reaches B's subscriber too (after the last sample), and the stream reads idle through either node.
+    const lastSample = feedB.telemetry().at(-1)?.seq ?? 0;
+    const idleAfter = () =>
+      feedB.messages.some(
+        (message) => message.type === 'status' && message.status === 'idle' && message.seq > lastSample,
+      );
+    await eventually(idleAfter);
+    expect((await b.api('GET', `/streams/${stream.id}`)).body.status).toBe('idle');
+    feedA.close();
+    feedB.close();
+  });
+
+  it('a second device connection on node B is refused while A holds the stream, accepted once A’s is gone', async () => {
+    const [a, b] = running().nodes;
+    const stream = await createStream(a);
+    const first = await connectDevice(a, stream);
+    expect((await b.api('GET', `/streams/${stream.id}`)).body.status).toBe('live');
+    await expect(connectDevice(b, stream)).rejects.toMatchObject({ code: 0x87 });
+    await first.endAsync();
+    await eventually(async () => (await b.api('GET', `/streams/${stream.id}`)).body.status === 'idle');
+    const second = await connectDevice(b, stream);
+    expect((await a.api('GET', `/streams/${stream.id}`)).body.status).toBe('live');
+    await second.endAsync();
+  });
+
+  it('a key revoked through node A is refused by node B at once (its cache would keep it a minute)', async () => {
+    const [a, b] = running().nodes;
+    const { service } = a;
+    const accountId = running().seeded.accounts.paid.accountId;
+    const created = await createApiKey(
+      service.dependencies.store,
+      service.dependencies.clock,
+      accountId,
+      'secret',
+    );
+    for (const node of [a, b])
+      expect((await node.api('GET', '/streams', undefined, created.key)).status).toBe(200);
+    await service.dependencies.store.apiKeys.revoke(created.id, isoTime(service.dependencies.clock));
+    const revokedAt = Date.now();
+    await eventually(
+      async () => (await b.api('GET', '/streams', undefined, created.key)).status === 401,
+      1000,
+    );
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
+  });
+
+  it('a key rolled by `npm run keys` (another process, same announcements) is refused by both nodes', async () => {
+    const [a, b] = running().nodes;
+    const { service } = a;
+    const accountId = running().seeded.accounts.paid.accountId;
+    const created = await createApiKey(
+      service.dependencies.store,
+      service.dependencies.clock,
+      accountId,
+      'secret',
+    );
+    for (const node of [a, b])
+      expect((await node.api('GET', '/streams', undefined, created.key)).status).toBe(200);
+    const opened = await openStore({ kind: 'postgres', connectionString: running().postgresUrl });
+    const announcer = await openChangeAnnouncer(running().redisUrl, 'keys-cli-test');
+    await announcer.wrap(opened).apiKeys.revoke(created.id, isoTime(service.dependencies.clock));
+    await announcer.close();
+    await opened.close();
+    for (const node of [a, b])
+      await eventually(
+        async () => (await node.api('GET', '/streams', undefined, created.key)).status === 401,
+        1000,
+      );
+  });
+
+  it('the rate window of a key is shared: requests spread over both nodes are admitted up to the plan’s limit once', async () => {
+    const { nodes, seeded } = running();
+    const key = seeded.accounts.free.keys.secret.key;
+    const limit = accountPlanMembers.free.requestsPerMinute;
+    const statuses: number[] = [];
+    for (let index = 0; index < limit + 4; index += 1)
+      statuses.push((await nodes[index % 2 === 0 ? 0 : 1].api('GET', '/streams', undefined, key)).status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(limit);
+    expect(statuses.slice(limit)).toEqual([429, 429, 429, 429]);
+    const refused = await nodes[1].api('GET', '/streams', undefined, key);
+    expect(refused.headers.get('ratelimit')).toMatch(/r=0/);
+  });
+
+  it('webhook deliveries from both nodes: every event is sent once, none twice', async () => {
+    const [a, b] = running().nodes;
+    const receiver = await startReceiver();
+    try {
+      const webhook = await a.api('POST', '/webhooks', { url: receiver.url, events: ['webhook.test'] });
+      expect(webhook.status).toBe(201);
+      const events = 24;
+      for (let index = 0; index < events; index += 1)
+        expect(
+          (await (index % 2 === 0 ? a : b).api('POST', `/webhooks/${webhook.body.id}/test`)).status,
+        ).toBeLessThan(300);
+      await receiver.waitFor(events, 20_000);
+      // Both dispatchers keep polling a while longer: nothing may arrive twice.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const ids = receiver.received.map((entry) => entry.headers['service-delivery-id']);
+      expect(ids).toHaveLength(events);
+      expect(new Set(ids).size).toBe(events);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * Test-only switches that break the reference on purpose, one realistic fault each, so the conformance harness can
+ * prove it notices (conformance/testing/data-plane-variants.ts). All off by default. Only `start()` takes them:
+ * `npm start` cannot turn them on (config.ts drops the key, and no environment variable or flag names them).
+ */
+export interface ReferenceFaults {
+  /** Webhook delivery: retry `index` (0-based) waits `factor` times the spec's delay. */
+  retryDelay?: { index: number; factor: number };
+  /** Webhook delivery: the schedule loses its last `count` retries. */
+  retriesDropped?: number;
+  /** Webhook delivery: signatures carry a `t` this many seconds off the service clock. */
+  signatureSkewSeconds?: number;
+  /** Webhook delivery: a 3xx answer counts as delivered. */
+  redirectCountsAsDelivered?: boolean;
+  /** Ingest: a PUBLISH to another stream's topic reaches that stream's subscribers. */
+  otherTopicsAdmitted?: boolean;
+  /** Ingest: device.online leaves `startedAt` out of its snapshot. */
+  onlineWithoutStartedAt?: boolean;
+  /** Live feed: a subscriber dropped as too slow takes the stream's other subscribers with it. */
+  slowConsumerClosesAll?: boolean;
+}
+
+export type DeliveryFaults = Pick<
+  ReferenceFaults,
+  'retryDelay' | 'retriesDropped' | 'signatureSkewSeconds' | 'redirectCountsAsDelivered'
+>;
+export type IngestFaults = Pick<ReferenceFaults, 'otherTopicsAdmitted' | 'onlineWithoutStartedAt'>;
+export type LiveFeedFaults = Pick<ReferenceFaults, 'slowConsumerClosesAll'>;
