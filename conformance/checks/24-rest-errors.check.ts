@@ -241,7 +241,11 @@ describe('errors: requests the API cannot take', () => {
   );
 
   restCheck(
-    ['INF-SCHEMAS-ERROR-CODE-ONEOF-BODY_TOO_LARGE', 'INF-OPENAPI-X-LIMITS'],
+    [
+      'INF-SCHEMAS-ERROR-CODE-ONEOF-BODY_TOO_LARGE',
+      'INF-OPENAPI-X-LIMITS',
+      'INF-OPENAPI-X-LIMITS-MAXREQUESTBODYBYTES',
+    ],
     'a body one byte over maxRequestBodyBytes: 413 body_too_large',
     async () => {
       const envelope = '{"title":""}';
