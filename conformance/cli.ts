@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { catalogue } from './harness/catalogue.js';
 import { helpText, InputError, inputs, isOn, readInputs, switches } from './harness/inputs.js';
 import { resolveTarget } from './harness/resolve-target.js';
+import { readCaFile, trustForWorkers } from './harness/trust.js';
 import { writeReports } from './report/files.js';
 import { buildMatrix, exitCodeOf, totalsOf, uncoveredInProfile } from './report/results.js';
 import { terminalReport } from './report/terminal.js';
@@ -32,9 +33,11 @@ async function main(): Promise<number> {
   }
   const input = readInputs(flags, process.env);
   const started = performance.now();
-  const resolved = await resolveTarget(input, root);
+  const ca = input['ca-file'] === undefined ? null : await readCaFile(path.resolve(input['ca-file']));
+  const resolved = await resolveTarget(input, root, ca);
   const scratch = await mkdtemp(path.join(root, '.tmp-conformance-run-'));
   try {
+    if (ca !== null) await trustForWorkers(ca, scratch);
     console.log(
       `conformance: ${resolved.target.embedded ? 'embedded reference' : 'deployment'} at ${resolved.target.baseUrl}, profile ${resolved.target.profile}`,
     );
