@@ -40,6 +40,12 @@ async function waitForArrivals(count: () => number, sent: number): Promise<void>
   }
 }
 
+function missingRange(indices: Array<number | undefined>, sent: number): [number, number] | null {
+  const got = new Set(indices);
+  const missing = Array.from({ length: sent }, (_, at) => at + 1).filter((index) => !got.has(index));
+  return missing.length === 0 ? null : [missing[0] as number, missing.at(-1) as number];
+}
+
 function percentile(values: number[], fraction: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
@@ -112,6 +118,9 @@ describe('top sample rate', () => {
         p99Ms: percentile(latencies, 0.99),
         maxMs: Math.max(...latencies),
         thresholdP99Ms: threshold,
+        // Where the losses are (the first and last missing index), and whether the feed closed on the subscriber.
+        missingRange: missingRange(indices, sent),
+        subscriberClosed: await Promise.race([subscriber.closed, sleep(0).then(() => null)]),
       };
       context.evidence('top rate', summary);
       lastRun = summary;

@@ -81,7 +81,9 @@ describe('the per-address window', () => {
         'a Retry-After of whole seconds',
         refused,
       );
-      const key = currentTarget().keys.paidSecret;
+      // An extra key where there is one: 90-rate-limits has used up the primary key's window just before.
+      const { keys } = currentTarget();
+      const key = keys.paidSecretExtras.at(-1) ?? keys.paidSecret;
       if (key === null) return;
       const valid = await requestFrom(localAddress, {
         method: 'GET',
@@ -92,7 +94,10 @@ describe('the per-address window', () => {
         ...valid,
         request: { ...valid.request, headers: {} },
       });
-      expectThat(valid.response.status === 200, 'status 200 for a valid key from the refused address', null);
+      expectThat(valid.response.status === 200, 'status 200 for a valid key from the refused address', {
+        ...valid,
+        request: { ...valid.request, headers: {} },
+      });
     },
   );
 
