@@ -7,11 +7,23 @@ import { helpText, InputError, inputs, isOn, readInputs, switches } from './harn
 import { resolveTarget } from './harness/resolve-target.js';
 import { readCaFile, trustForWorkers } from './harness/trust.js';
 import { writeReports } from './report/files.js';
-import { buildMatrix, exitCodeOf, totalsOf, uncoveredInProfile } from './report/results.js';
+import { buildMatrix, type CheckResult, exitCodeOf, totalsOf, uncoveredInProfile } from './report/results.js';
 import { terminalReport } from './report/terminal.js';
 import { runChecks } from './run-checks.js';
 
 const root = path.resolve(import.meta.dirname, '..');
+
+/** The five checks that took longest (durationMs of each check is in report.json): where a run's time goes. */
+function slowestChecks(results: readonly CheckResult[]): string {
+  const slowest = [...results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5);
+  return [
+    'slowest checks:',
+    ...slowest.map(
+      (each) =>
+        `  ${(each.durationMs / 1000).toFixed(1).padStart(5)} s  ${path.basename(each.file)}  ${each.title.slice(0, 90)}`,
+    ),
+  ].join('\n');
+}
 
 async function main(): Promise<number> {
   const options = Object.fromEntries(
@@ -49,6 +61,7 @@ async function main(): Promise<number> {
     console.log(
       `reports: ${written.map((file) => path.relative(process.cwd(), file)).join(', ')} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
+    console.log(slowestChecks(collector.results));
     const allowUncovered = isOn(input, 'allow-uncovered');
     const uncovered = uncoveredInProfile(rows, resolved.target.profile).length;
     if (uncovered > 0)
