@@ -30,7 +30,7 @@ async function embedded(values: InputValues, root: string): Promise<ResolvedTarg
   const profile = profileOf(values, true);
   const latency = numberOf(values, 'latency-p99-ms', defaultLatencyP99Milliseconds);
   const logs = embeddedLogOptions(isOn(values, 'verbose'));
-  const main = await startEmbedded(root, { seedExtras: { extraSecretKeys: 6, revokedKey: true }, ...logs });
+  const main = await startEmbedded(root, { seedExtras: { extraSecretKeys: 12, revokedKey: true }, ...logs });
   const fast = await startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs }).catch(
     async (error) => {
       await main.stop();
