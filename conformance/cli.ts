@@ -5,12 +5,25 @@ import { parseArgs } from 'node:util';
 import { catalogue } from './harness/catalogue.js';
 import { helpText, InputError, inputs, isOn, readInputs, switches } from './harness/inputs.js';
 import { resolveTarget } from './harness/resolve-target.js';
+import { readCaFile, trustForWorkers } from './harness/trust.js';
 import { writeReports } from './report/files.js';
-import { buildMatrix, exitCodeOf, totalsOf, uncoveredInProfile } from './report/results.js';
+import { buildMatrix, type CheckResult, exitCodeOf, totalsOf, uncoveredInProfile } from './report/results.js';
 import { terminalReport } from './report/terminal.js';
 import { runChecks } from './run-checks.js';
 
 const root = path.resolve(import.meta.dirname, '..');
+
+/** The five checks that took longest (durationMs of each check is in report.json): where a run's time goes. */
+function slowestChecks(results: readonly CheckResult[]): string {
+  const slowest = [...results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5);
+  return [
+    'slowest checks:',
+    ...slowest.map(
+      (each) =>
+        `  ${(each.durationMs / 1000).toFixed(1).padStart(5)} s  ${path.basename(each.file)}  ${each.title.slice(0, 90)}`,
+    ),
+  ].join('\n');
+}
 
 async function main(): Promise<number> {
   const options = Object.fromEntries(
@@ -32,9 +45,11 @@ async function main(): Promise<number> {
   }
   const input = readInputs(flags, process.env);
   const started = performance.now();
-  const resolved = await resolveTarget(input, root);
+  const ca = input['ca-file'] === undefined ? null : await readCaFile(path.resolve(input['ca-file']));
+  const resolved = await resolveTarget(input, root, ca);
   const scratch = await mkdtemp(path.join(root, '.tmp-conformance-run-'));
   try {
+    if (ca !== null) await trustForWorkers(ca, scratch);
     console.log(
       `conformance: ${resolved.target.embedded ? 'embedded reference' : 'deployment'} at ${resolved.target.baseUrl}, profile ${resolved.target.profile}`,
     );
@@ -46,6 +61,7 @@ async function main(): Promise<number> {
     console.log(
       `reports: ${written.map((file) => path.relative(process.cwd(), file)).join(', ')} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
+    console.log(slowestChecks(collector.results));
     const allowUncovered = isOn(input, 'allow-uncovered');
     const uncovered = uncoveredInProfile(rows, resolved.target.profile).length;
     if (uncovered > 0)

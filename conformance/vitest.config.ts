@@ -12,6 +12,8 @@ class ByName extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['conformance/checks/**/*.check.ts'],
+    // Child processes: they start after the CLI set NODE_EXTRA_CA_CERTS (--ca-file), so every client trusts it.
+    pool: 'forks',
     fileParallelism: false,
     sequence: { sequencer: ByName },
     testTimeout: 30_000,

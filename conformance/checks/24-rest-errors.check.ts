@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { routes } from '../../generated/server/routes.js';
-import { errorRoles } from '../../generated/types/errors.js';
+import { errorCodes, errorRoles } from '../../generated/types/errors.js';
 import { apiPolicies, schemaPatterns } from '../../generated/types/facts.js';
 import type { UpdateReportRequestBody } from '../../generated/types/operations.js';
 import { expectThat } from '../harness/check.js';
@@ -438,6 +438,25 @@ describe('errors: the Request-Id header', () => {
             exchange,
           );
         }
+      }
+    },
+  );
+
+  restCheck(
+    ['INF-SCHEMAS-ERROR-RESPONSE-PROPERTIES-ERROR-PROPERTIES-CODE'],
+    'every error answer this file saw carries a code of the catalogue, with the status the catalogue gives it',
+    async () => {
+      const errors = seen.filter((exchange) => exchange.response.status >= 400);
+      expectThat(errors.length > 5, 'the error answers of the checks above');
+      for (const exchange of errors) {
+        const code = (exchange.response.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+        const entry = typeof code === 'string' ? errorCodes[code as ErrorCode] : undefined;
+        expectThat(entry !== undefined, 'a code of the error-code catalogue', exchange);
+        expectThat(
+          exchange.response.status === entry.status,
+          `status ${entry.status}, the catalogue's for ${String(code)}`,
+          exchange,
+        );
       }
     },
   );

@@ -127,6 +127,54 @@ describe('resources: streams', () => {
   );
 
   restCheck(
+    ['RES-STREAM-REGION'],
+    'a stream carries its ingestion region, a region name, the same when created, read and listed',
+    async () => {
+      const { stream, exchange } = await plainStream();
+      const pattern = new RegExp(schemaPatterns.Region);
+      expectThat(
+        typeof stream.region === 'string' && pattern.test(stream.region),
+        `a region matching ${pattern}`,
+        exchange,
+      );
+      // Read back without judging the rest of the body: other checks own its schema.
+      const read = await call('getStream', { streamId: stream.id });
+      const got = read.response.body as { region?: unknown };
+      expectThat(
+        read.response.status === 200 && got.region === stream.region,
+        'the same region when read',
+        read,
+      );
+    },
+  );
+
+  restCheck(
+    ['INF-SCHEMAS-STREAM-PROPERTIES-PROPERTIES-TITLE'],
+    'a stream title is 1 to 200 characters: an empty one is refused on create and update, 200 characters are kept as given',
+    async () => {
+      const { stream } = await plainStream();
+      const empty = await call('createStream', {}, { body: { title: '' } });
+      expectError(empty, { code: 'parameter_invalid', param: 'title' }, 'createStream');
+      const emptied = await call('updateStream', { streamId: stream.id }, { body: { title: '' } });
+      expectError(emptied, { code: 'parameter_invalid', param: 'title' }, 'updateStream');
+      const longest = 'T'.repeat(200);
+      const renamed = await call('updateStream', { streamId: stream.id }, { body: { title: longest } });
+      const updated = renamed.response.body as { title?: unknown };
+      expectThat(
+        renamed.response.status === 200 && updated.title === longest,
+        'the 200-character title as given',
+        renamed,
+      );
+      const restored = await call(
+        'updateStream',
+        { streamId: stream.id },
+        { body: { title: 'Conformance defaults stream' } },
+      );
+      expectOperationResponse('updateStream', restored, 200);
+    },
+  );
+
+  restCheck(
     [
       'INF-SCHEMAS-STREAM-PROPERTIES-PROPERTIES-STARTEDAT',
       'INF-SCHEMAS-STREAM-PROPERTIES-PROPERTIES-RECORDINGREPORTID',
@@ -483,6 +531,39 @@ describe('resources: webhooks', () => {
   );
 
   restCheck(
+    ['INF-SCHEMAS-WEBHOOK-PROPERTIES-PROPERTIES-STATUS'],
+    'a webhook stays active whatever is done with it: rolled secret, test event, read and listed',
+    async () => {
+      const { webhook } = await createWebhook({ url: loopbackWebhookUrl, events: ['webhook.test'] });
+      const answers = [
+        await call('rollWebhookSecret', { webhookId: webhook.id }),
+        await call('testWebhook', { webhookId: webhook.id }),
+        await call('getWebhook', { webhookId: webhook.id }),
+      ];
+      const rolled = answers[0] as Exchange;
+      expectThat(
+        (rolled.response.body as { status?: unknown }).status === active,
+        `status ${active} after rolling its secret`,
+        rolled,
+      );
+      // Statuses only: the bodies' schemas are judged by the checks that own them.
+      const read = answers[2] as Exchange;
+      expectThat(
+        (read.response.body as { status?: unknown }).status === active,
+        `status ${active} after a test event`,
+        read,
+      );
+      const listed = await call('listWebhooks', {}, { query: { limit: limitBounds().maximum } });
+      const listedData = (listed.response.body as { data?: Array<{ status?: unknown }> }).data ?? [];
+      expectThat(
+        listedData.length > 0 && listedData.every((each) => each.status === active),
+        `every listed webhook ${active}`,
+        listed,
+      );
+    },
+  );
+
+  restCheck(
     [
       'RES-WEBHOOK-STATUS-ACTIVE',
       'STATE-WEBHOOK-ACTIVE',
@@ -705,6 +786,68 @@ describe('resources: reports, records and their feed', () => {
         expectValid(validateUpdateReportResponse200, archiving, 200, 'updateReport').status === archived,
         `status ${archived}`,
         archiving,
+      );
+    },
+  );
+
+  restCheck(
+    ['INF-OPENAPI-PATHS-REPORTS-REPORTID-FEED-XML-GET-RESPONSES-200'],
+    `the feed holds the newest maxFeedItems (${apiPolicies.limits.maxFeedItems}) published records, is publicly cacheable, and answers 304 to its ETag until a record is published`,
+    async ({ skip }) => {
+      const { report } = await createReport('Conformance bounded feed');
+      const feedPath = pathUnder(currentTarget().baseUrl, report.reportUrl);
+      if (feedPath === null)
+        return skip(
+          `reportUrl ${report.reportUrl} is not under {base_url}, the only place the suite reaches`,
+        );
+      const count = apiPolicies.limits.maxFeedItems + 1;
+      const titles = Array.from({ length: count + 1 }, (_, index) => `Conformance feed record ${index + 1}.`);
+      const records = await mapConcurrently(
+        titles,
+        8,
+        async (title) => (await createRecord(report.id, { title, samples: [sample(Date.now())] })).record,
+      );
+      // Published one by one, so "newest" has one meaning whatever the target orders by.
+      for (const record of records.slice(0, count)) await publishRecord(report.id, record.id);
+      const read = (etag?: string) =>
+        send('GET', feedPath, {
+          key: null,
+          ...(etag === undefined ? {} : { headers: { 'if-none-match': etag } }),
+        });
+      const full = await read();
+      expectOperationResponse('getReportFeed', full, 200);
+      const feed = String(full.response.body);
+      const items = (feed.match(/<item[\s>]/g) ?? []).length;
+      expectThat(
+        items === apiPolicies.limits.maxFeedItems,
+        `${apiPolicies.limits.maxFeedItems} items, not ${items}`,
+        full,
+      );
+      expectThat(feed.includes(titles[count - 1] as string), 'the newest published record', full);
+      expectThat(!feed.includes(titles[0] as string), 'not the oldest, beyond the bound', full);
+      const cacheControl = header(full, 'cache-control') ?? '';
+      expectThat(
+        /\bpublic\b/.test(cacheControl) && /\bmax-age=[1-9]/.test(cacheControl),
+        'Cache-Control public with a max-age',
+        full,
+      );
+      const etag = header(full, 'etag');
+      expectThat(etag !== undefined && etag !== '', 'an ETag', full);
+      const unchanged = await read(etag);
+      expectThat(
+        unchanged.response.status === 304,
+        'status 304 for If-None-Match of the current ETag',
+        unchanged,
+      );
+      expectThat(header(unchanged, 'etag') === etag, 'the same ETag on the 304', unchanged);
+      await publishRecord(report.id, (records[count] as { id: string }).id);
+      const changed = await read(etag);
+      expectOperationResponse('getReportFeed', changed, 200);
+      expectThat(header(changed, 'etag') !== etag, 'a new ETag once another record is published', changed);
+      expectThat(
+        String(changed.response.body).includes(titles[count] as string),
+        'the record just published',
+        changed,
       );
     },
   );

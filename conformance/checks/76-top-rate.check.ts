@@ -15,11 +15,36 @@ import {
   subscribeTo,
   telemetryOf,
   topicOf,
-  waitUntil,
 } from './support/data-plane.js';
 
-/** Long enough for thousands of samples, short enough for the run's budget. */
-const runSeconds = 3;
+/**
+ * Eight times the service's burst (burstSeconds × the rate): long enough that a device sending at exactly the rate
+ * would be cut by a bucket without its tolerance, short enough for the run's budget.
+ */
+const runSeconds = 2;
+/** Samples still arriving are waited for until none came for this long: late is latency, never loss. */
+const quietMs = 2000;
+const arrivalWaitMs = 30_000;
+
+/** Waits until `sent` messages arrived, or none arrived for `quietMs` (at most `arrivalWaitMs`). */
+async function waitForArrivals(count: () => number, sent: number): Promise<void> {
+  const deadline = Date.now() + arrivalWaitMs;
+  let seen = count();
+  let lastChange = Date.now();
+  while (count() < sent && Date.now() < deadline && Date.now() - lastChange < quietMs) {
+    await sleep(50);
+    if (count() !== seen) {
+      seen = count();
+      lastChange = Date.now();
+    }
+  }
+}
+
+function missingRange(indices: Array<number | undefined>, sent: number): [number, number] | null {
+  const got = new Set(indices);
+  const missing = Array.from({ length: sent }, (_, at) => at + 1).filter((index) => !got.has(index));
+  return missing.length === 0 ? null : [missing[0] as number, missing.at(-1) as number];
+}
 
 function percentile(values: number[], fraction: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,6 +64,9 @@ interface TopRateRun {
   p99Ms: number;
   maxMs: number;
   thresholdP99Ms: number;
+  /** Where the losses are (the first and last missing index), and whether the feed closed on the subscriber. */
+  missingRange: [number, number] | null;
+  subscriberClosed: unknown;
 }
 
 /** One stream at the top rate, run once for the checks below: each judges one promise on the same figures. */
@@ -68,7 +96,8 @@ async function runTopRate(): Promise<TopRateRun> {
     await sleep(1);
   }
   const sent = index - 1;
-  await waitUntil(() => telemetryOf(subscriber).length >= sent, 5000);
+  await waitForArrivals(() => telemetryOf(subscriber).length, sent);
+  // Anything sent twice would come right after the last one.
   await sleep(200);
   const telemetry = telemetryOf(subscriber);
   const frameOf = new Map<unknown, number>();
@@ -79,6 +108,7 @@ async function runTopRate(): Promise<TopRateRun> {
   );
   const all = subscriber.messages() as Array<{ seq?: number }>;
   const seqGaps = all.filter((message, at) => at > 0 && message.seq !== (all[at - 1]?.seq ?? 0) + 1).length;
+  const subscriberClosed = await Promise.race([subscriber.closed, sleep(0).then(() => null)]);
   await device.close();
   await subscriber.close();
   await deleteStream(stream);
@@ -95,6 +125,8 @@ async function runTopRate(): Promise<TopRateRun> {
     p99Ms: percentile(latencies, 0.99),
     maxMs: Math.max(...latencies),
     thresholdP99Ms: threshold,
+    missingRange: missingRange(indices, sent),
+    subscriberClosed,
   };
 }
 

@@ -249,7 +249,11 @@ describe('webhook deliveries', () => {
   );
 
   check(
-    ['RULE-WEBHOOK-DELIVERY-TARGETS-REFUSED', 'RULE-WEBHOOK-DELIVERY-TARGETS-LOCAL-TESTING'],
+    [
+      'RULE-WEBHOOK-DELIVERY-TARGETS-REFUSED',
+      'RULE-WEBHOOK-DELIVERY-TARGETS-LOCAL-TESTING',
+      'INF-SCHEMAS-ERROR-CODE-ONEOF-WEBHOOK_URL_FORBIDDEN',
+    ],
     'a webhook at a link-local address (cloud metadata) is refused with webhook_url_forbidden, local testing or not',
     async (context) => {
       const created = await send('POST', '/webhooks', {

@@ -11,6 +11,14 @@ import type { FastClockTarget, TargetDescription } from './target.js';
  */
 export const embeddedFastTimeScale = 3600;
 
+/**
+ * What the embedded reference logs into the harness's output: nothing by default (its request and delivery lines
+ * would bury the matrix), warnings and delivery lines with --verbose.
+ */
+export function embeddedLogOptions(verbose: boolean): Pick<StartOptions, 'logLevel' | 'webhookLog'> {
+  return verbose ? { logLevel: 'warn' } : { logLevel: 'silent', webhookLog: { info() {} } };
+}
+
 /** Options the embedded default needs beyond the ordinary start: webhooks may target the suite on 127.0.0.1. */
 function startOptions(dataDir: string, extra: Partial<StartOptions>): StartOptions {
   return {
@@ -18,7 +26,7 @@ function startOptions(dataDir: string, extra: Partial<StartOptions>): StartOptio
     autoApproveConsent: true,
     // Local testing: the checks' receivers listen on loopback; their failed attempts are not the report's business.
     allowPrivateWebhookTargets: true,
-    webhookLog: { info() {} },
+    ...embeddedLogOptions(false),
     ...extra,
   };
 }

@@ -57,7 +57,18 @@ export const inputs = [
   [
     'latency-p99-ms',
     'TELEMETRY_LATENCY_P99_MS',
-    'The p99 publish-to-receive latency allowed at 1 kHz (default 50).',
+    'The p99 publish-to-receive latency allowed at 1 kHz (default 1000; give your objective, e.g. 50).',
+  ],
+  [
+    'ca-file',
+    'TELEMETRY_CA_FILE',
+    'A PEM file of CA certificates to trust besides the system ones (a deployment with a self-signed certificate): https, mqtts, wss.',
+  ],
+  [
+    'verbose',
+    'TELEMETRY_VERBOSE',
+    'Let the embedded reference log warnings and delivery lines into the output (silent by default).',
+    'switch',
   ],
   [
     'allow-uncovered',

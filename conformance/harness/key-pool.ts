@@ -5,21 +5,31 @@ const windowMilliseconds = apiPolicies.rateLimit.windowSeconds * 1000;
 const budget = Math.floor(accountPlanMembers.paid.requestsPerMinute * 0.9);
 
 /**
- * The secret keys general checks use, all of one paid account, taken in turn; a key that has spent its budget in the
- * current window is skipped, and when all have, the caller waits for the oldest request to leave the window.
+ * The secret keys general checks use, all of one paid account, taken in turn (round robin, from an offset of its own:
+ * each check file has a pool, and the target's windows outlive it, so no file may lean on the first key); a key that
+ * has spent its budget in the current window is skipped, and when all have, the caller waits for the oldest request
+ * to leave the window.
  */
 export class KeyPool {
   readonly #sent = new Map<string, number[]>();
+  #turn: number;
 
-  constructor(private readonly keys: readonly string[]) {
+  constructor(
+    private readonly keys: readonly string[],
+    offset = process.pid,
+  ) {
     if (keys.length === 0) throw new Error('KeyPool needs at least one key');
+    this.#turn = offset % keys.length;
   }
 
   async next(): Promise<string> {
     for (;;) {
       const now = Date.now();
       let soonest = Number.POSITIVE_INFINITY;
-      for (const key of this.keys) {
+      const start = this.#turn;
+      this.#turn = (this.#turn + 1) % this.keys.length;
+      for (let step = 0; step < this.keys.length; step++) {
+        const key = this.keys[(start + step) % this.keys.length] as string;
         const recent = (this.#sent.get(key) ?? []).filter((at) => now - at < windowMilliseconds);
         this.#sent.set(key, recent);
         if (recent.length < budget) {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from './inputs.js';
-import { resolveTarget } from './resolve-target.js';
+import { defaultLatencyP99Milliseconds, resolveTarget } from './resolve-target.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let server: Server;
@@ -48,7 +48,7 @@ describe('resolveTarget for a deployment', () => {
       autoApproveConsent: false,
       timeScale: 1,
       slow: false,
-      latencyP99Milliseconds: 50,
+      latencyP99Milliseconds: defaultLatencyP99Milliseconds,
       fastClock: null,
       webhookPublicUrl: null,
       webhookListen: null,
@@ -92,6 +92,34 @@ describe('resolveTarget for a deployment', () => {
     await expect(
       resolveTarget({ 'base-url': `${origin}/v2`, 'paid-key': 'paid', 'time-scale': '-1' }, root),
     ).rejects.toThrow(/--time-scale/);
+  });
+
+  it('takes mqtts:// and wss:// URLs, and refuses a data-plane URL of another scheme', async () => {
+    const resolved = await resolveTarget(
+      {
+        'base-url': `${origin}/v2`,
+        'paid-key': 'paid',
+        'mqtt-url': 'mqtts://mqtt.example:8883',
+        'ws-url': 'wss://live.example',
+      },
+      root,
+    );
+    expect([resolved.target.mqttUrl, resolved.target.wsUrl]).toEqual([
+      'mqtts://mqtt.example:8883',
+      'wss://live.example',
+    ]);
+    await expect(
+      resolveTarget(
+        { 'base-url': `${origin}/v2`, 'paid-key': 'paid', 'mqtt-url': 'https://mqtt.example' },
+        root,
+      ),
+    ).rejects.toThrow(/--mqtt-url must be mqtt:\/\/ or mqtts:\/\//);
+    await expect(
+      resolveTarget(
+        { 'base-url': `${origin}/v2`, 'paid-key': 'paid', 'ws-url': 'http://live.example' },
+        root,
+      ),
+    ).rejects.toThrow(/--ws-url must be ws:\/\/ or wss:\/\//);
   });
 
   it('leaves OAuth out unless client id, secret and redirect URI are all given', async () => {

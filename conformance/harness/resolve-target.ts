@@ -1,4 +1,13 @@
-import { embeddedFastTimeScale, embeddedTarget, fastClockOf, startEmbedded } from './embedded-target.js';
+import http from 'node:http';
+import https from 'node:https';
+import tls from 'node:tls';
+import {
+  embeddedFastTimeScale,
+  embeddedLogOptions,
+  embeddedTarget,
+  fastClockOf,
+  startEmbedded,
+} from './embedded-target.js';
 import { hostAndPort, InputError, type InputValues, isOn, numberOf, profileOf } from './inputs.js';
 import type { TargetDescription } from './target.js';
 
@@ -8,19 +17,26 @@ export interface ResolvedTarget {
   release(): Promise<void>;
 }
 
-/** Default p99 publish-to-receive latency at the top sample rate, for the embedded default and a deployment. */
-const defaultLatencyP99Milliseconds = 50;
+/**
+ * Default p99 publish-to-receive latency at the top sample rate, for the embedded default and a deployment: a bound
+ * that catches a fan-out that stalls (seconds), generous enough that a loaded shared machine (p99 about 0.5 s measured
+ * at load average 20) does not fail a conformant target. A deployment gives its own objective with the flag.
+ */
+export const defaultLatencyP99Milliseconds = 1000;
 
 /** The embedded default: the reference on free ports and a fresh data directory, and a fast-clock twin. */
 async function embedded(values: InputValues, root: string): Promise<ResolvedTarget> {
   // Before the start: a bad input must not leave a running reference (and its data directory) behind.
   const profile = profileOf(values, true);
   const latency = numberOf(values, 'latency-p99-ms', defaultLatencyP99Milliseconds);
-  const main = await startEmbedded(root, { seedExtras: { extraSecretKeys: 6, revokedKey: true } });
-  const fast = await startEmbedded(root, { timeScale: embeddedFastTimeScale }).catch(async (error) => {
-    await main.stop();
-    throw error;
-  });
+  const logs = embeddedLogOptions(isOn(values, 'verbose'));
+  const main = await startEmbedded(root, { seedExtras: { extraSecretKeys: 12, revokedKey: true }, ...logs });
+  const fast = await startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs }).catch(
+    async (error) => {
+      await main.stop();
+      throw error;
+    },
+  );
   return {
     target: embeddedTarget(main.service, fastClockOf(fast), profile, latency),
     async release() {
@@ -29,12 +45,29 @@ async function embedded(values: InputValues, root: string): Promise<ResolvedTarg
   };
 }
 
-async function reachable(url: string): Promise<void> {
+/** Any HTTP answer will do; TLS is verified against the system's CAs and --ca-file. */
+async function reachable(url: string, ca: string | null): Promise<void> {
+  const transport = url.startsWith('https:') ? https : http;
   try {
-    await fetch(url, { signal: AbortSignal.timeout(5000) });
+    await new Promise<void>((resolve, reject) => {
+      const request = transport.get(
+        url,
+        { timeout: 5000, ...(ca === null ? {} : { ca: [...tls.rootCertificates, ca] }) },
+        (response) => {
+          response.resume();
+          resolve();
+        },
+      );
+      request.on('timeout', () =>
+        request.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+      );
+      request.on('error', reject);
+    });
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-    throw new InputError(`cannot reach ${url} (${cause}); check --base-url or TELEMETRY_BASE_URL`);
+    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new InputError(
+      `cannot reach ${url} (${cause}); check --base-url or TELEMETRY_BASE_URL${url.startsWith('https:') ? ', and --ca-file for a private CA' : ''}`,
+    );
   }
 }
 
@@ -57,7 +90,28 @@ function webhookListenOf(values: InputValues): { host: string; port: number } | 
   return { host: '0.0.0.0', port };
 }
 
-export async function resolveTarget(values: InputValues, root: string): Promise<ResolvedTarget> {
+/** A URL input with one of `schemes`, or null when not given. */
+function urlOf(values: InputValues, name: 'mqtt-url' | 'ws-url', schemes: string[]): string | null {
+  const text = values[name];
+  if (text === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InputError(`--${name} is not a URL: ${text}`);
+  }
+  if (!schemes.includes(url.protocol))
+    throw new InputError(
+      `--${name} must be ${schemes.map((scheme) => `${scheme}//`).join(' or ')}, not ${url.protocol}//`,
+    );
+  return text;
+}
+
+export async function resolveTarget(
+  values: InputValues,
+  root: string,
+  ca: string | null = null,
+): Promise<ResolvedTarget> {
   if (values['base-url'] === undefined) return embedded(values, root);
   let baseUrl: URL;
   try {
@@ -70,7 +124,7 @@ export async function resolveTarget(values: InputValues, root: string): Promise<
     throw new InputError(
       '--paid-key (TELEMETRY_PAID_SECRET_KEY) is needed with --base-url: most checks use it',
     );
-  await reachable(baseUrl.toString());
+  await reachable(baseUrl.toString(), ca);
   const oauth =
     values['oauth-client-id'] && values['oauth-client-secret'] && values['oauth-redirect-uri']
       ? {
@@ -85,8 +139,8 @@ export async function resolveTarget(values: InputValues, root: string): Promise<
       profile: profileOf(values, false),
       baseUrl: baseUrl.toString().replace(/\/+$/, ''),
       authUrl: values['auth-url'] ?? null,
-      mqttUrl: values['mqtt-url'] ?? null,
-      wsUrl: values['ws-url'] ?? null,
+      mqttUrl: urlOf(values, 'mqtt-url', ['mqtt:', 'mqtts:']),
+      wsUrl: urlOf(values, 'ws-url', ['ws:', 'wss:']),
       webhookPublicUrl: values['webhook-public-url'] ?? null,
       webhookListen: webhookListenOf(values),
       timeScale: numberOf(values, 'time-scale', 1),

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type RunningService, start } from '../../reference/index.js';
 import type { Profile } from '../catalogue/requirement.js';
+import { embeddedLogOptions } from '../harness/embedded-target.js';
 import type { TargetDescription } from '../harness/target.js';
 
 /** Secret keys per run: one stands in as the paid key, the rest feed the run's key pool (as the embedded default). */
@@ -38,6 +39,7 @@ export async function startReference(root: string, runs: number): Promise<Refere
     // The broken variants create webhooks at loopback receivers, as the embedded default does.
     allowPrivateWebhookTargets: true,
     seedExtras: { extraSecretKeys: keysPerRun * runs, revokedKey: true },
+    ...embeddedLogOptions(false),
   });
   const seeded = service.seeded;
   if (seeded === null || seeded.revokedKey === null)

@@ -29,7 +29,7 @@ let streamCount = 0;
 
 /** A stream created for a check, with its ingest key. */
 export async function createStream(
-  options: { quality?: Quality; format?: Format; clock?: Clock } = {},
+  options: { quality?: Quality; format?: Format; clock?: Clock; recordingReportId?: string } = {},
 ): Promise<StreamUnderTest> {
   const clock = options.clock ?? 'target';
   streamCount += 1;
@@ -38,6 +38,7 @@ export async function createStream(
     title,
     ...(options.quality === undefined ? {} : { quality: options.quality }),
     ...(options.format === undefined ? {} : { format: options.format }),
+    ...(options.recordingReportId === undefined ? {} : { recordingReportId: options.recordingReportId }),
   };
   const created = await send('POST', '/streams', { body, server: server(clock) });
   expectThat(created.response.status === 201, 'status 201 for POST /streams', created);

@@ -1,0 +1,144 @@
+// The per-address window (x-rate-limit.perAddress): requests without a valid credential from one client address are
+// refused with 429 past requestsPerWindow, in the envelope on the API and as an RFC 6749 body at the token endpoint,
+// while a valid key from that address is still served. Against a loopback target the burst comes from a loopback
+// address of its own; against a deployment it comes from the suite's address, which is why the file runs last.
+import { describe } from 'vitest';
+import { routes } from '../../generated/server/routes.js';
+import { errorRoles } from '../../generated/types/errors.js';
+import { apiPolicies } from '../../generated/types/facts.js';
+import { validateOauthTokenResponse429 } from '../../generated/validators/index.js';
+import { ownLoopbackAddress, requestFrom } from '../harness/address-client.js';
+import { check, expectThat } from '../harness/check.js';
+import type { Exchange } from '../harness/probe.js';
+import { currentTarget } from '../harness/target.js';
+import { once } from './support/rest-fixtures.js';
+import { expectError } from './support/rest-http.js';
+
+const { requestsPerWindow } = apiPolicies.rateLimit.perAddress;
+const concurrency = 16;
+
+/** A well-formed secret key no account holds. */
+const unknownKey = `tlm_sk_${'0'.repeat(32)}`;
+
+interface Burst {
+  localAddress: string | null;
+  /** Answers in the order they were sent, up to and including the first 429. */
+  answers: Exchange[];
+  firstRefusal: number;
+}
+
+const burst = once(async (): Promise<Burst> => {
+  const target = currentTarget();
+  const localAddress = ownLoopbackAddress(target.baseUrl);
+  const url = `${target.baseUrl.replace(/\/+$/, '')}${routes.listStreams.url}`;
+  const answers: Exchange[] = [];
+  let firstRefusal = -1;
+  // Twice the window's requests at most: a window that rolls over once during the burst still ends in a refusal.
+  for (let sent = 0; sent < 2 * requestsPerWindow && firstRefusal < 0; sent += concurrency) {
+    const batch = await Promise.all(
+      Array.from({ length: concurrency }, () =>
+        requestFrom(localAddress, { method: 'GET', url, headers: { authorization: `Bearer ${unknownKey}` } }),
+      ),
+    );
+    for (const answer of batch) {
+      answers.push(answer);
+      if (firstRefusal < 0 && answer.response.status === 429) firstRefusal = answers.length - 1;
+    }
+  }
+  return { localAddress, answers, firstRefusal };
+});
+
+describe('the per-address window', () => {
+  check(
+    ['INF-OPENAPI-X-RATE-LIMIT-PERADDRESS'],
+    `requests with an unknown key from one address are refused with 429 rate_limited and Retry-After once ${requestsPerWindow} were made in the window; a valid key from that address is still served`,
+    async (context) => {
+      const { localAddress, answers, firstRefusal } = await burst();
+      const refused = answers[firstRefusal];
+      context.evidence('burst', {
+        from: localAddress ?? 'the suite’s address',
+        sent: answers.length,
+        firstRefusalAt: firstRefusal + 1,
+        statuses: answers.map((each) => each.response.status).join(' '),
+      });
+      expectThat(refused !== undefined, `a 429 within ${2 * requestsPerWindow} requests`);
+      const before = answers.slice(0, firstRefusal);
+      expectThat(
+        before.every((each) => each.response.status === 401),
+        'every request before the refusal answered 401',
+        before.find((each) => each.response.status !== 401) ?? null,
+      );
+      // Only an address of its own is known to have made no other requests in the window.
+      if (localAddress !== null)
+        expectThat(
+          firstRefusal >= requestsPerWindow,
+          `no refusal before ${requestsPerWindow} requests`,
+          refused,
+        );
+      expectError(refused, { code: errorRoles.rateLimited });
+      expectThat(
+        /^[1-9]\d*$/.test(refused.response.headers['retry-after'] ?? ''),
+        'a Retry-After of whole seconds',
+        refused,
+      );
+      // An extra key where there is one: 90-rate-limits has used up the primary key's window just before.
+      const { keys } = currentTarget();
+      const key = keys.paidSecretExtras.at(-1) ?? keys.paidSecret;
+      if (key === null) return;
+      const valid = await requestFrom(localAddress, {
+        method: 'GET',
+        url: `${currentTarget().baseUrl.replace(/\/+$/, '')}${routes.getAccount.url}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      context.evidence('a valid key from the refused address', {
+        ...valid,
+        request: { ...valid.request, headers: {} },
+      });
+      expectThat(valid.response.status === 200, 'status 200 for a valid key from the refused address', {
+        ...valid,
+        request: { ...valid.request, headers: {} },
+      });
+    },
+  );
+
+  check(
+    ['INF-OPENAPI-PATHS-OAUTH-TOKEN-POST-RESPONSES-429'],
+    'while an address is refused, the token endpoint answers 429 temporarily_unavailable (RFC 6749 body) with Retry-After before checking anything',
+    async (context) => {
+      const { authUrl, oauth } = currentTarget();
+      if (authUrl === null) return context.skip('the target names no {auth_url} (--auth-url)');
+      const { localAddress, firstRefusal } = await burst();
+      expectThat(firstRefusal >= 0, 'the address refused by the burst of the check above');
+      const body = new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: 'conformance-refused',
+        redirect_uri: oauth?.redirectUri ?? 'https://client.example/callback',
+        client_id: oauth?.clientId ?? 'conformance',
+        client_secret: oauth?.clientSecret ?? 'conformance',
+      }).toString();
+      const answer = await requestFrom(localAddress, {
+        method: 'POST',
+        url: `${authUrl.replace(/\/+$/, '')}${routes.oauthToken.url}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      context.evidence('answer', {
+        ...answer,
+        request: { ...answer.request, body: '(a valid client, a made-up code)' },
+      });
+      expectThat(answer.response.status === 429, 'status 429', answer);
+      const verdict = validateOauthTokenResponse429(answer.response.body);
+      expectThat(verdict.ok, 'an RFC 6749 error body', answer);
+      expectThat(
+        (answer.response.body as { error?: unknown }).error === 'temporarily_unavailable',
+        'error temporarily_unavailable',
+        answer,
+      );
+      expectThat(
+        /^[1-9]\d*$/.test(answer.response.headers['retry-after'] ?? ''),
+        'a Retry-After of whole seconds',
+        answer,
+      );
+    },
+  );
+});
