@@ -23,12 +23,18 @@ import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpt
 import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
 import type { ServiceUrls } from './services/urls.js';
 import { openStore } from './storage/open-store.js';
+import type { Store } from './storage/store.js';
 
 export interface StartOptions {
   /** Holds the embedded database and the signing key. */
   dataDir: string;
   /** PostgreSQL instead of the embedded database. */
   postgresUrl?: string | undefined;
+  /**
+   * A store already open, used instead of the embedded database or PostgreSQL, and closed on stop. Tests and
+   * benchmarks only (the in-memory store of `reference/storage/testing`); the data directory still holds the key.
+   */
+  store?: Store;
   host?: string;
   /** 0 (the default) takes a free port. */
   apiPort?: number;
@@ -91,11 +97,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const host = options.host ?? '127.0.0.1';
   await mkdir(options.dataDir, { recursive: true });
   const releaseLock = options.postgresUrl === undefined ? await takeLock(options.dataDir) : async () => {};
-  const store = await openStore(
-    options.postgresUrl === undefined
-      ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
-      : { kind: 'postgres', connectionString: options.postgresUrl },
-  );
+  const store =
+    options.store ??
+    (await openStore(
+      options.postgresUrl === undefined
+        ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
+        : { kind: 'postgres', connectionString: options.postgresUrl },
+    ));
   const clock = await persistentClock(store, options.timeScale ?? 1);
   const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
