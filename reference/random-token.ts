@@ -1,16 +1,52 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const base62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+// One CSPRNG call fills bytes for many ids (a request makes several; a call per id showed in REST profiles, issue 16).
+// Each byte is handed out once and zeroed after use, so a secret never lingers in the pool after it was made.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function nextRandomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const byte = pool[poolOffset] as number;
+  pool[poolOffset] = 0;
+  poolOffset += 1;
+  return byte;
+}
 
 /** Uniform base62 characters (rejection sampling keeps every character equally likely). */
 export function randomBase62(length: number): string {
   let text = '';
   while (text.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && text.length < length) text += base62[byte % 62];
-    }
+    const byte = nextRandomByte();
+    if (byte < 248) text += base62[byte % 62];
   }
   return text;
+}
+
+interface PatternShape {
+  prefix: string;
+  minimum: number;
+  maximum: number;
+}
+
+const shapes = new Map<string, PatternShape>();
+
+function shapeOf(pattern: string): PatternShape {
+  const known = shapes.get(pattern);
+  if (known !== undefined) return known;
+  const match = /^\^((?:[a-z]+_)+)\[A-Za-z0-9\]\{(\d+)(,(\d*))?\}\$$/.exec(pattern);
+  if (match === null) throw new Error(`cannot generate values for the pattern ${pattern}`);
+  const minimum = Number(match[2]);
+  const maximum =
+    match[3] === undefined ? minimum : match[4] === '' ? Number.POSITIVE_INFINITY : Number(match[4]);
+  const shape = { prefix: match[1] ?? '', minimum, maximum };
+  shapes.set(pattern, shape);
+  return shape;
 }
 
 /**
@@ -19,13 +55,8 @@ export function randomBase62(length: number): string {
  * Anything else is refused, so a spec change that this cannot honour fails loudly at start-up.
  */
 export function randomMatching(pattern: string, preferredLength = 24): string {
-  const match = /^\^((?:[a-z]+_)+)\[A-Za-z0-9\]\{(\d+)(,(\d*))?\}\$$/.exec(pattern);
-  if (match === null) throw new Error(`cannot generate values for the pattern ${pattern}`);
-  const minimum = Number(match[2]);
-  const maximum =
-    match[3] === undefined ? minimum : match[4] === '' ? Number.POSITIVE_INFINITY : Number(match[4]);
-  const length = Math.min(Math.max(preferredLength, minimum), maximum);
-  return `${match[1]}${randomBase62(length)}`;
+  const { prefix, minimum, maximum } = shapeOf(pattern);
+  return `${prefix}${randomBase62(Math.min(Math.max(preferredLength, minimum), maximum))}`;
 }
 
 /** The literal prefix of such a pattern (`^stm_[...]` → `stm_`). */

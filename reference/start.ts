@@ -26,12 +26,18 @@ import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpt
 import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
 import type { ServiceUrls } from './services/urls.js';
 import { openStore } from './storage/open-store.js';
+import type { Store } from './storage/store.js';
 
 export interface StartOptions {
   /** Holds the embedded database and the signing key. */
   dataDir: string;
   /** PostgreSQL instead of the embedded database. */
   postgresUrl?: string | undefined;
+  /**
+   * A store already open, used instead of the embedded database or PostgreSQL, and closed on stop. Tests and
+   * benchmarks only (the in-memory store of `reference/storage/testing`); the data directory still holds the key.
+   */
+  store?: Store;
   host?: string;
   /** 0 (the default) takes a free port. */
   apiPort?: number;
@@ -110,11 +116,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
     );
   await mkdir(options.dataDir, { recursive: true });
   const releaseLock = options.postgresUrl === undefined ? await takeLock(options.dataDir) : async () => {};
-  const openedStore = await openStore(
-    options.postgresUrl === undefined
-      ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
-      : { kind: 'postgres', connectionString: options.postgresUrl },
-  );
+  const openedStore =
+    options.store ??
+    (await openStore(
+      options.postgresUrl === undefined
+        ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
+        : { kind: 'postgres', connectionString: options.postgresUrl },
+    ));
   const clock = await persistentClock(openedStore, options.timeScale ?? 1);
   const cluster =
     options.redisUrl === undefined

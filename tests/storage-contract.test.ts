@@ -9,6 +9,7 @@ import type { SqlExecutor } from '../reference/storage/sql-executor.js';
 import { createSqlStore } from '../reference/storage/sql-store.js';
 import type { Store } from '../reference/storage/store.js';
 import { type KilledWriter, runKilledWriter } from '../reference/storage/testing/killed-writer.js';
+import { createMemoryStore } from '../reference/storage/testing/memory-store.js';
 import { startPostgresServer } from '../reference/storage/testing/postgres-server.js';
 import { type ContractContext, describeStoreContract } from '../reference/storage/testing/store-contract.js';
 
@@ -101,5 +102,18 @@ describeOnPostgres('Store contract: PostgreSQL', () => {
       expect(versions.map((row) => row.version).sort()).toEqual(migrations.sort());
       await executor.close();
     }
+  });
+});
+
+// The in-memory store of tests and benchmarks keeps the same contract, so a benchmark on it measures the HTTP stack
+// with storage semantics intact.
+describe('Store contract: in-memory (tests and benchmarks only)', () => {
+  const store = createMemoryStore();
+  describeStoreContract({
+    store: () => store,
+    executor: () => {
+      throw new Error('the in-memory store has no SQL executor');
+    },
+    withoutSql: true,
   });
 });

@@ -55,7 +55,13 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
  */
 export async function startIngestServer(options: IngestServerOptions): Promise<IngestServer> {
   const onFailure = options.onFailure ?? ((error: unknown) => console.error('ingest:', error));
-  const sessions = new StreamSessions(options.store, options.clock, options.bus, options.leases, options.faults);
+  const sessions = new StreamSessions(
+    options.store,
+    options.clock,
+    options.bus,
+    options.leases,
+    options.faults,
+  );
   await sessions.recover();
   const errors = new DeviceErrorReporter(options.store, options.clock, onFailure);
   const faults = options.faults ?? {};

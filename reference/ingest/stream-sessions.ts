@@ -4,8 +4,8 @@ import type { IngestFaults } from '../faults.js';
 import { recordEvent } from '../services/events.js';
 import type { StreamRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
-import type { StreamLeases } from './stream-leases.js';
 import { onlineSnapshot } from './ingest-faults.js';
+import type { StreamLeases } from './stream-leases.js';
 
 /** A stream's live session: what ingest needs of the stream for every message, read once at connect. */
 export interface LiveSession {

@@ -6,6 +6,8 @@ export interface ContractContext {
   store(): Store;
   /** The executor under the store, for checks below the Store interface (migrations). */
   executor(): SqlExecutor;
+  /** True for a store with no SQL under it (the in-memory test store): the migration case does not apply. */
+  withoutSql?: boolean;
 }
 
 /** The part of a ResourceTable the generic cases use, whatever its filter type. */

@@ -1,0 +1,110 @@
+// The bare side of the REST benchmark: one Fastify route per endpoint doing the same Ajv validation as the generated
+// server, then the same storage work as the reference (or none, against the in-memory store), returning the JSON
+// the reference returned, with the new row's fields.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { validateCreateStreamRequest } from '../../generated/validators/standalone.js';
+import { digest } from '../../reference/auth/secrets.js';
+import { newId } from '../../reference/services/ids.js';
+import type { ReportRow, StreamRow } from '../../reference/storage/rows.js';
+import type { SqlExecutor } from '../../reference/storage/sql-executor.js';
+import { accountsTable } from '../../reference/storage/tables/accounts.js';
+import { reportsTable } from '../../reference/storage/tables/reports.js';
+import { streamsTable } from '../../reference/storage/tables/streams.js';
+
+/** What the bare routes store and read: the reference's own table code on a database, or nothing at all. */
+export interface BareStorage {
+  insertStream(row: StreamRow): Promise<StreamRow>;
+  listReports(limit: number): Promise<{ items: Omit<ReportRow, 'recordCount'>[]; hasMore: boolean }>;
+}
+
+/** One account on `executor` owning `reportCount` reports; the routes write and read through the table code. */
+export async function sqlStorage(executor: SqlExecutor, reportCount: number): Promise<BareStorage> {
+  const accountId = newId('AccountId');
+  const createdAt = new Date().toISOString();
+  await accountsTable(executor).insert({ id: accountId, plan: 'paid', defaultRegion: 'bench', createdAt });
+  const reports = reportsTable(executor);
+  for (let index = 0; index < reportCount; index += 1)
+    await reports.insert({
+      id: newId('ReportId'),
+      accountId,
+      title: `Bench report ${index + 1}`,
+      status: 'draft',
+      createdAt,
+    });
+  const streams = streamsTable(executor);
+  return {
+    insertStream: (row) => streams.insert({ ...row, accountId }),
+    listReports: async (limit) => (await reports.list(accountId, { limit })) ?? { items: [], hasMore: false },
+  };
+}
+
+/** No storage: the stream is returned as built and the page is made of fixed rows. */
+export function noStorage(reportCount: number): BareStorage {
+  const createdAt = new Date().toISOString();
+  const rows = Array.from({ length: reportCount }, (_, index) => ({
+    id: newId('ReportId'),
+    accountId: 'bench',
+    title: `Bench report ${index + 1}`,
+    status: 'draft',
+    createdAt,
+  }));
+  return {
+    insertStream: async (row) => row,
+    listReports: async (limit) => ({ items: rows.slice(0, limit), hasMore: rows.length > limit }),
+  };
+}
+
+export interface CapturedBodies {
+  created: Record<string, unknown>;
+  list: { data: Record<string, unknown>[] };
+}
+
+export async function bareServer(
+  host: string,
+  basePath: string,
+  bodies: CapturedBodies,
+  storage: BareStorage,
+): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  const sample = bodies.list.data[0];
+  const reportUrlOf = (id: string) => String(sample?.reportUrl ?? '').replace(String(sample?.id), id);
+  app.post(`${basePath}/streams`, async (request, reply) => {
+    if (!validateCreateStreamRequest(request.body))
+      return reply.code(400).send({ error: validateCreateStreamRequest.errors });
+    const body = request.body as { title: string; quality?: string; format?: string };
+    const row = await storage.insertStream({
+      id: newId('StreamId'),
+      accountId: '',
+      title: body.title,
+      status: 'idle',
+      quality: body.quality ?? 'high',
+      format: body.format ?? 'json',
+      region: 'bench',
+      streamKeyHash: digest(newId('StreamId')),
+      subscriberCount: 0,
+      metadata: {},
+      startedAt: null,
+      recordingReportId: null,
+      createdAt: new Date().toISOString(),
+    });
+    return reply
+      .code(201)
+      .send({ ...bodies.created, id: row.id, title: row.title, createdAt: row.createdAt });
+  });
+  app.get(`${basePath}/reports`, async (request, reply) => {
+    const limit = Number((request.query as { limit?: string }).limit ?? 100);
+    const page = await storage.listReports(limit);
+    const data = page.items.map((row) => ({
+      id: row.id,
+      object: 'report',
+      title: row.title,
+      status: row.status,
+      recordCount: 0,
+      reportUrl: reportUrlOf(row.id),
+      createdAt: row.createdAt,
+    }));
+    return reply.code(200).send({ ...bodies.list, data, hasMore: page.hasMore });
+  });
+  await app.listen({ host, port: 0 });
+  return app;
+}

@@ -1,0 +1,182 @@
+import type { Page, PageRequest, ResourceTable } from '../store.js';
+
+/**
+ * Undo steps of the transaction in progress (null outside one). Every write of the in-memory store goes through
+ * `write`/`erase`, which remember the previous value, so a failed transaction puts every map back as it was.
+ */
+export class Journal {
+  private undo: Array<() => void> | null = null;
+
+  write<Key, Value>(map: Map<Key, Value>, key: Key, value: Value): void {
+    this.remember(map, key);
+    map.set(key, value);
+  }
+
+  erase<Key, Value>(map: Map<Key, Value>, key: Key): void {
+    this.remember(map, key);
+    map.delete(key);
+  }
+
+  /** Runs `work` with every write journaled; on a throw, undoes them newest first and rethrows. */
+  async within<T>(work: () => Promise<T>): Promise<T> {
+    if (this.undo !== null) return work();
+    const undo: Array<() => void> = [];
+    this.undo = undo;
+    try {
+      const result = await work();
+      this.undo = null;
+      return result;
+    } catch (error) {
+      for (const step of undo.reverse()) step();
+      this.undo = null;
+      throw error;
+    }
+  }
+
+  private remember<Key, Value>(map: Map<Key, Value>, key: Key): void {
+    if (this.undo === null) return;
+    const had = map.has(key);
+    const previous = map.get(key);
+    this.undo.push(() => (had ? map.set(key, previous as Value) : map.delete(key)));
+  }
+}
+
+/** A stored row with its insertion sequence, which orders lists (as `seq` does in SQL). */
+export interface Entry<Row> {
+  seq: number;
+  row: Row;
+}
+
+export interface MemoryTableShape<Row> {
+  /** Filter fields that also scope a cursor (records per report, deliveries per webhook). */
+  cursorScope: readonly string[];
+  /** Fields stored as timestamps: kept as ISO 8601 with milliseconds, as the SQL store returns them. */
+  timestamps: readonly string[];
+  /** Fields computed on read (a report's record count). */
+  derive?: (row: Row) => Row;
+}
+
+let sequence = 0;
+const nextSequence = () => {
+  sequence += 1;
+  return sequence;
+};
+
+const normalised = <Row>(row: Row, timestamps: readonly string[]): Row => {
+  const copy = { ...row } as Record<string, unknown>;
+  for (const field of timestamps) {
+    const value = copy[field];
+    if (typeof value === 'string') copy[field] = new Date(value).toISOString();
+  }
+  return copy as Row;
+};
+
+/** Rows keyed by id, in insertion order; shared by the owned tables and the lookup tables. */
+export class MemoryTable<Row extends { id: string }> {
+  readonly entries = new Map<string, Entry<Row>>();
+
+  constructor(
+    readonly journal: Journal,
+    readonly shape: MemoryTableShape<Row>,
+  ) {}
+
+  read(entry: Entry<Row> | undefined): Row | null {
+    if (entry === undefined) return null;
+    return this.shape.derive ? this.shape.derive({ ...entry.row }) : { ...entry.row };
+  }
+
+  insert(row: Row): Row {
+    if (this.entries.has(row.id)) throw new Error(`duplicate key: ${row.id}`);
+    const entry = { seq: nextSequence(), row: normalised(row, this.shape.timestamps) };
+    this.journal.write(this.entries, row.id, entry);
+    return this.read(entry) as Row;
+  }
+
+  /** Replaces the fields given (undefined ones left alone); null when there is no such row. */
+  change(id: string, changes: Partial<Row>): Row | null {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return null;
+    const defined = Object.entries(changes).filter(([field, value]) => value !== undefined && field !== 'id');
+    const row = normalised({ ...entry.row, ...Object.fromEntries(defined) }, this.shape.timestamps);
+    const updated = { seq: entry.seq, row };
+    this.journal.write(this.entries, id, updated);
+    return this.read(updated);
+  }
+
+  remove(id: string): boolean {
+    if (!this.entries.has(id)) return false;
+    this.journal.erase(this.entries, id);
+    return true;
+  }
+
+  /** Rows matching `keep`, oldest first. */
+  select(keep: (row: Row) => boolean): Row[] {
+    const rows: Row[] = [];
+    for (const entry of this.entries.values()) if (keep(entry.row)) rows.push(this.read(entry) as Row);
+    return rows;
+  }
+}
+
+type Owned = { id: string; accountId: string };
+
+const matches = (row: object, filter: object) =>
+  Object.entries(filter).every(
+    ([field, value]) => value === undefined || (row as Record<string, unknown>)[field] === value,
+  );
+
+/** A page of an account's rows, newest first; the same rules as the SQL store's `listPage`. */
+function listPage<Row extends Owned>(
+  table: MemoryTable<Row>,
+  accountId: string,
+  page: PageRequest,
+  filter: object,
+): Page<Row> | null {
+  const scope = Object.fromEntries(
+    Object.entries(filter).filter(([field]) => table.shape.cursorScope.includes(field)),
+  );
+  const cursorSeq = (id: string | undefined) => {
+    if (id === undefined) return undefined;
+    const entry = table.entries.get(id);
+    return entry !== undefined && entry.row.accountId === accountId && matches(entry.row, scope)
+      ? entry.seq
+      : null;
+  };
+  const [after, before] = [cursorSeq(page.after), cursorSeq(page.before)];
+  if (after === null || before === null) return null;
+  const chosen: Entry<Row>[] = [];
+  for (const entry of table.entries.values()) {
+    if (entry.row.accountId !== accountId || !matches(entry.row, filter)) continue;
+    if ((after !== undefined && entry.seq >= after) || (before !== undefined && entry.seq <= before))
+      continue;
+    chosen.push(entry);
+  }
+  const backwards = page.after === undefined && page.before !== undefined;
+  // Entries are in insertion order: newest first is from the end; `before` alone wants the ones nearest the cursor.
+  const ordered = backwards ? chosen : chosen.reverse();
+  const items = ordered.slice(0, page.limit).map((entry) => table.read(entry) as Row);
+  return { items: backwards ? items.reverse() : items, hasMore: ordered.length > page.limit };
+}
+
+/** The ResourceTable over one MemoryTable: every read and write scoped to the account. */
+export function ownedMemoryTable<Row extends Owned, Filter extends object>(
+  table: MemoryTable<Row>,
+  onDelete: (row: Row) => void = () => {},
+): ResourceTable<Row, Filter> {
+  const owned = (accountId: string, id: string) => {
+    const entry = table.entries.get(id);
+    return entry !== undefined && entry.row.accountId === accountId ? entry : undefined;
+  };
+  return {
+    insert: async (row) => table.insert(row),
+    get: async (accountId, id) => table.read(owned(accountId, id)),
+    list: async (accountId, page, filter) => listPage(table, accountId, page, filter ?? {}),
+    update: async (accountId, id, changes) =>
+      owned(accountId, id) === undefined ? null : table.change(id, changes as Partial<Row>),
+    async delete(accountId, id) {
+      const entry = owned(accountId, id);
+      if (entry === undefined) return false;
+      onDelete(entry.row);
+      return table.remove(id);
+    },
+  };
+}
