@@ -1,6 +1,6 @@
 import { apiPolicies } from '../../generated/types/facts.js';
 import { webhookEventHeader } from '../../generated/webhooks/index.js';
-import type { ReferenceFaults } from '../../reference/faults.js';
+import type { ReferenceFaults } from '../../reference/index.js';
 import type { FrameFault } from './live-feed-proxy.js';
 import { dropEvery, duplicateFrameEvery, sequenceGapAfter } from './live-frame-faults.js';
 import type { DeliveryFault } from './webhook-proxy.js';

@@ -32,6 +32,8 @@ export function memoryDeliveries(tables: Tables): Store['deliveries'] {
 
   function claim(request: ClaimRequest): ClaimedDelivery[] {
     const now = at(request.now);
+    // Without a lease (the store's only dispatcher), what the caller holds is left out instead of leased.
+    const held = new Set(request.leaseUntil === null ? request.held : []);
     const retryFirst = (left: DeliveryRow, right: DeliveryRow) =>
       Number(right.attempts.length > 0) - Number(left.attempts.length > 0) || dueOrder(left, right);
     const candidates = tables.deliveries
@@ -40,6 +42,7 @@ export function memoryDeliveries(tables: Tables): Store['deliveries'] {
         const webhook = tables.webhooks.entries.get(row.webhookId)?.row;
         return (
           row.status === 'pending' &&
+          !held.has(row.id) &&
           at(row.nextAttemptAt) <= now &&
           (lease.claimedUntil === null || at(lease.claimedUntil) <= now) &&
           webhook?.status === 'active'
@@ -55,8 +58,9 @@ export function memoryDeliveries(tables: Tables): Store['deliveries'] {
       taken.set(row.webhookId, count);
       picked.push(row);
     }
-    for (const row of picked)
-      setLease(row.id, { claimedUntil: request.leaseUntil, claimToken: request.claimToken });
+    if (request.leaseUntil !== null)
+      for (const row of picked)
+        setLease(row.id, { claimedUntil: request.leaseUntil, claimToken: request.claimToken });
     return picked.sort(dueOrder).map((delivery) => {
       const webhook = tables.webhooks.entries.get(delivery.webhookId)?.row as WebhookRow;
       return {
@@ -86,6 +90,8 @@ export function memoryDeliveries(tables: Tables): Store['deliveries'] {
       for (const outcome of outcomes) {
         const row = tables.deliveries.entries.get(outcome.id)?.row;
         if (row === undefined || leaseOf(outcome.id).claimToken !== outcome.claimToken) continue;
+        // A leaseless outcome applies only while the delivery is still pending (settled once).
+        if (outcome.claimToken === null && row.status !== 'pending') continue;
         tables.deliveries.change(outcome.id, {
           status: outcome.status,
           attempts: [...row.attempts, outcome.attempt],
