@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Handlers, telemetryServer } from '../generated/server/index.js';
 import { errorCodes, errorRoles } from '../generated/types/errors.js';
+import { apiPolicies } from '../generated/types/facts.js';
 import type { CreatedStream, Stream, TokenResponse } from '../generated/types/schemas.js';
 import { ApiProblem } from '../runtime/error-envelope.js';
 import type { AuthenticateContext, OperationInput, RenderError } from '../runtime/fastify-routes.js';
@@ -253,11 +254,9 @@ describe('generated server: errors as the envelope', () => {
   it('refuses malformed JSON, another content type and an oversized body', async () => {
     expectError(await postStream('{"title": '), errorRoles.malformedBody);
     expectError(await postStream('title=Pump', 'text/plain'), errorRoles.unsupportedContentType);
-    // Four MiB: beyond the spec's x-limits.maxRequestBodyBytes.
-    expectError(
-      await postStream(JSON.stringify({ title: 'x'.repeat(4 * 1024 * 1024) })),
-      errorRoles.bodyTooLarge,
-    );
+    // One byte past the spec's x-limits.maxRequestBodyBytes.
+    const padding = apiPolicies.limits.maxRequestBodyBytes + 1 - JSON.stringify({ title: '' }).length;
+    expectError(await postStream(JSON.stringify({ title: 'x'.repeat(padding) })), errorRoles.bodyTooLarge);
   });
 
   it('lets the implementation render errors of an operation whose errors are not the envelope', async () => {
