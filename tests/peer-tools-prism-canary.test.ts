@@ -153,10 +153,5 @@ describe("Prism's validation proxy flags a wrong answer on every operation", () 
       (entry) => canaryAnswer(bundle.document, entry).status === undeclaredStatus,
     );
     expect(htmlOnly.map((entry) => entry.id).sort()).toEqual([]);
-    for (const entry of htmlOnly)
-      expect(
-        (flagged.get(entry.id) ?? []).map((violation) => violation.message),
-        entry.id,
-      ).toEqual([expect.stringMatching(/Unable to match the returned status code/)]);
   });
 });
