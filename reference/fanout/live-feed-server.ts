@@ -132,10 +132,35 @@ export class LiveFeedServer {
       refuseUpgrade(socket, result);
       return;
     }
+    const release = await this.#listening(result.stream.id);
+    if (this.#stopping) {
+      release();
+      socket.destroy();
+      return;
+    }
+    // ws calls back synchronously (or never, for a socket already gone): the audience listens before the release.
     this.#sockets.handleUpgrade(request, socket, head, (webSocket) => {
       const audience = this.#audienceOf(result.stream);
       this.#accept(audience, webSocket, result);
     });
+    release();
+  }
+
+  /**
+   * On a cross-node bus, a subscriber is let in once its node hears the stream from every node, so it misses none
+   * of the samples published after its handshake. A placeholder listener holds the subscription meanwhile.
+   */
+  async #listening(streamId: string): Promise<() => void> {
+    const { bus } = this.options;
+    if (bus.listening === undefined) return () => {};
+    const release = bus.subscribe(streamId, () => {});
+    try {
+      await bus.listening(streamId);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
   }
 
   /** A stream with subscribers is known without the store (a thousand subscribers joining cost one lookup). */
