@@ -52,7 +52,6 @@ describe.skipIf(!enabled)('npm run conformance against two nodes behind one addr
     const topology = await startTopology((nodeIndex) => ({
       ...ports[nodeIndex],
       publicUrls,
-      autoApproveConsent: true,
       seedExtras: { extraSecretKeys: 2, revokedKey: true },
     }));
     if ('unavailable' in topology) throw new Error(topology.unavailable);

@@ -78,7 +78,7 @@ export class RedisFanoutBus implements FanoutBus {
     else batch.push(JSON.stringify(message));
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      setImmediate(() => this.#flush());
+      setImmediate(() => this.flush());
     }
     return sequenced;
   }
@@ -91,6 +91,11 @@ export class RedisFanoutBus implements FanoutBus {
     if (!this.#flushScheduled) return this.#inFlight;
     this.#nextFlush ??= settling();
     return this.#nextFlush.promise;
+  }
+
+  /** Sends what this turn published now (before a message published by another path must follow it). */
+  flush(): void {
+    if (this.#flushScheduled) this.#flush();
   }
 
   #flush(): void {
@@ -155,7 +160,7 @@ export class RedisFanoutBus implements FanoutBus {
   }
 
   async close(): Promise<void> {
-    this.#flush();
+    this.flush();
     for (const [streamId, { handler }] of this.#handlers)
       this.subscriptions.remove(redisKeys.liveChannel(streamId), handler);
     this.#handlers.clear();
