@@ -90,6 +90,11 @@ describe.skipIf(!enabled)('npm run conformance against two nodes behind one addr
       requirements: RequirementRow[];
     };
     const failed = report.requirements.filter((row) => row.status === 'failed');
+    const failedChecks = new Map<string, string>();
+    for (const row of failed)
+      for (const check of row.checks)
+        if (check.state === 'failed') failedChecks.set(check.title, (check.detail ?? '').slice(0, 1500));
+    for (const [title, detail] of failedChecks) console.info(`FAILED CHECK ${title}\n${detail}`);
     const counts = new Map<string, number>();
     for (const row of report.requirements) counts.set(row.status, (counts.get(row.status) ?? 0) + 1);
     console.info(
