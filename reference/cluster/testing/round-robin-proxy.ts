@@ -28,11 +28,14 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
       socket.setNoDelay(true);
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
     }
+    // A node that answers early and resets (413 to an oversized body) must still have its answer reach the client:
+    // the client's side is ended after what was read, not destroyed.
+    upstream.on('error', () => {
+      client.unpipe(upstream);
+      client.end();
+    });
+    client.on('error', () => upstream.destroy());
     client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
