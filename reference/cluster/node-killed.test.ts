@@ -83,7 +83,7 @@ async function twoNodesOneKillable() {
   return { processA, nodeA, restA, key, nodeB: nodeOf(serviceB, key) };
 }
 
-/** Publishes `count` samples with QoS 1, one at a time; `acked` gets each PUBACKed ts, `sent` each ts sent. */
+/** Publishes `count` samples with QoS 1, one at a time and under the rate; `acked` gets each PUBACKed ts, `sent` each ts sent. */
 async function publishSamples(
   device: MqttClient,
   streamId: string,
@@ -91,7 +91,10 @@ async function publishSamples(
   count: number,
   progress: { sent: number[]; acked: number[] },
 ) {
+  const started = Date.now();
   for (let ts = from; ts < from + count; ts += 1) {
+    // At most 800 a second: within the stream's 1 kHz, so no sample is dropped as over the rate.
+    while (ts - from > (Date.now() - started) * 0.8) await new Promise((resolve) => setTimeout(resolve, 5));
     progress.sent.push(ts);
     await device.publishAsync(topicOf(streamId), JSON.stringify({ ts, values: { rpm: ts } }), { qos: 1 });
     progress.acked.push(ts);
@@ -126,20 +129,23 @@ describe.skipIf(!enabled)('kill -9 of a node during ingest and webhook delivery 
     const progress = { sent: [] as number[], acked: [] as number[] };
     await publishSamples(onA, stream.id, 0, 100, progress);
 
-    // Webhook deliveries in flight on both nodes: the receiver holds each request 2 s.
-    const receiver = await startHoldingReceiver(2000);
+    // Keep publishing while the node dies.
+    const dying = publishSamples(onA, stream.id, 100, 100_000, progress).catch(() => {});
+    await eventually(() => progress.acked.length >= 150, 30_000);
+
+    // Webhook deliveries in flight on both nodes: the receiver holds every request until after the kill. A node
+    // sends at most 16 at once per webhook, so 17 held requests mean both nodes have some in flight.
+    const receiver = await startHoldingReceiver();
     cleanups.push(() => receiver.close());
     const webhook = await nodeB.api('POST', '/webhooks', { url: receiver.url, events: ['webhook.test'] });
     expect(webhook.status).toBe(201);
     for (let index = 0; index < webhookEvents; index += 1)
       expect((await call(restA, key, 'POST', `/webhooks/${webhook.body.id}/test`)).status).toBeLessThan(300);
-    await eventually(() => receiver.held() >= 10, 30_000);
-
-    // Keep publishing while the node dies.
-    const dying = publishSamples(onA, stream.id, 100, 100_000, progress).catch(() => {});
-    await eventually(() => progress.acked.length >= 150, 30_000);
+    await eventually(() => receiver.held() >= 17, 10_000);
+    expect(progress.acked.length).toBeLessThan(100_000); // still publishing
     const killedAt = Date.now();
     await processA.stop('SIGKILL');
+    receiver.release(); // well inside the receiver timeout: B's held requests are answered, A's were aborted
     onA.end(true);
     await dying;
     const lastAckedOnA = progress.acked.at(-1) ?? 0;
