@@ -1,7 +1,8 @@
 // tsx bench/cluster-hop.ts [streams] [seconds]: what the Redis fan-out bus (ADR 0023) adds per live message. Two
 // "nodes" (two sets of Redis connections, one process) on a throwaway redis-server: node A publishes `streams` × 1 kHz,
 // node B listens to every stream. Prints the hop's latency (publish → B's listener, p50/p99/max), the Node CPU per
-// message (both nodes' sides together) and redis-server's CPU per message, and the in-process bus beside it.
+// message (both nodes' sides together) and redis-server's CPU per message, and the in-process bus beside it; and how
+// long a QoS 1 PUBACK waits for `bus.accepted()` (publish of a tick's batch → Redis answered), p50/p99.
 import { readFileSync } from 'node:fs';
 import { ChannelSubscriptions } from '../reference/cluster/channel-subscriptions.js';
 import { openRedisConnections } from '../reference/cluster/redis-connections.js';
@@ -26,6 +27,7 @@ const quantile = (sorted: number[], q: number) =>
 
 async function measure(name: string, publisher: FanoutBus, listener: FanoutBus, redisPid?: number) {
   const latencies: number[] = [];
+  const acceptWaits: number[] = [];
   const ids = Array.from({ length: streams }, (_, index) => `stm_bench${index}`);
   const stops = ids.map((id) =>
     listener.subscribe(id, (message: LiveMessage) => {
@@ -49,6 +51,8 @@ async function measure(name: string, publisher: FanoutBus, listener: FanoutBus, 
         });
         sent += 1;
       }
+    const publishedAt = now();
+    publisher.accepted()?.then(() => acceptWaits.push(now() - publishedAt));
     await new Promise((resolve) => setTimeout(resolve, tickMilliseconds));
   }
   const deadline = Date.now() + 10_000;
@@ -59,10 +63,15 @@ async function measure(name: string, publisher: FanoutBus, listener: FanoutBus, 
   for (const stop of stops) stop();
   const sorted = latencies.sort((x, y) => x - y);
   const microsPerMessage = (cpu.user + cpu.system) / sent;
+  const waits = acceptWaits.sort((x, y) => x - y);
+  const acknowledgement =
+    waits.length === 0
+      ? 'PUBACK waits for nothing'
+      : `PUBACK wait p50 ${quantile(waits, 0.5).toFixed(2)} ms, p99 ${quantile(waits, 0.99).toFixed(2)} ms`;
   console.log(
     `${name.padEnd(12)} ${streams} streams × 1 kHz, ${sent} messages, received ${latencies.length}: ` +
       `latency p50 ${quantile(sorted, 0.5).toFixed(2)} ms, p99 ${quantile(sorted, 0.99).toFixed(2)} ms, ` +
-      `max ${(sorted.at(-1) ?? 0).toFixed(2)} ms; Node CPU ${microsPerMessage.toFixed(1)} µs/message` +
+      `max ${(sorted.at(-1) ?? 0).toFixed(2)} ms; ${acknowledgement}; Node CPU ${microsPerMessage.toFixed(1)} µs/message` +
       (redisPid === undefined ? '' : `, redis-server CPU ${((redisCpu * 1e6) / sent).toFixed(1)} µs/message`),
   );
 }

@@ -185,7 +185,14 @@ export async function start(options: StartOptions): Promise<RunningService> {
     corsOrigins: options.corsOrigins,
   });
   // The live feed shares the REST listener: `{ws_url}` is its host, and upgrades never reach Fastify.
-  const liveFeed = new LiveFeedServer({ store, clock, signingKey, bus, faults: options.faults });
+  const liveFeed = new LiveFeedServer({
+    store,
+    clock,
+    signingKey,
+    bus,
+    faults: options.faults,
+    counts: cluster?.subscriberCounts,
+  });
   // One process holds every subscriber; with several nodes the others' counts are live, so they are left alone.
   if (options.redisUrl === undefined) await liveFeed.recover();
   liveFeed.attach(apps.api.server);

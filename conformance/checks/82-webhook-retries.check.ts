@@ -179,6 +179,8 @@ describe.concurrent('webhook retries', () => {
     'every retry is signed anew: its t follows the target clock from the first attempt',
     async (context) => {
       const { scale } = schedule();
+      if (retriesWithinReach(scale) < 1)
+        context.skip(`the first retry comes after ${policy.retryDelaysSeconds[0]} s at time scale ${scale}`);
       const { deliveries, webhook } = await failingScenario(context);
       const [first] = deliveries;
       expectWith(

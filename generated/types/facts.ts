@@ -229,6 +229,9 @@ export const channelFacts = {
         perStreamPerSeconds: 1,
         acknowledgement: 'a QoS 1 message is acknowledged once it is accepted or dropped, and the connection stays open; MQTT 5 PUBACK carries 0x00 when accepted, 0x99 Payload format invalid for format_mismatch, 0x97 Quota exceeded for rate_exceeded, 0x83 Implementation specific error for message_too_large; MQTT 3.1.1 cannot refuse a PUBLISH and acknowledges it',
       },
+      acknowledgedSample: {
+        rule: 'a QoS 1 PUBACK of an accepted sample is sent only once the sample has been handed to the fan-out of every node (on several nodes, once Redis has published it), so a crash of the node that received it afterwards does not keep it from any subscriber connected to another node; PUBACKs leave in the order the PUBLISHes arrived, and a sample the fan-out could not take is never acknowledged (the connection is closed, and the device sends it again when it reconnects). QoS 0 samples wait for nothing. What recording keeps after a crash is Record.x-recording.durability.',
+      },
       onConnect: 'the stream goes live and device.online is sent',
       onDisconnect: 'the stream goes idle and device.offline is sent',
       sessions: {

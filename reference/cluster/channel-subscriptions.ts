@@ -8,6 +8,8 @@ type Handler = (message: string) => void;
  */
 export class ChannelSubscriptions {
   readonly #handlers = new Map<string, Set<Handler>>();
+  /** Each subscribed channel's SUBSCRIBE, answered or not yet. */
+  readonly #subscribed = new Map<string, Promise<void>>();
 
   constructor(
     private readonly subscriber: Redis,
@@ -30,9 +32,13 @@ export class ChannelSubscriptions {
     if (handlers === undefined) {
       handlers = new Set();
       this.#handlers.set(channel, handlers);
-      handlers.add(handler);
-      await this.subscriber.subscribe(channel);
-    } else handlers.add(handler);
+      this.#subscribed.set(
+        channel,
+        this.subscriber.subscribe(channel).then(() => {}),
+      );
+    }
+    handlers.add(handler);
+    await this.#subscribed.get(channel);
   }
 
   remove(channel: string, handler: Handler): void {
@@ -41,6 +47,7 @@ export class ChannelSubscriptions {
     handlers.delete(handler);
     if (handlers.size > 0) return;
     this.#handlers.delete(channel);
+    this.#subscribed.delete(channel);
     this.subscriber.unsubscribe(channel).catch(this.onError);
   }
 }

@@ -9,6 +9,7 @@ import { openRedisConnections } from './redis-connections.js';
 import { RedisFanoutBus } from './redis-fanout-bus.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisStreamLeases } from './redis-stream-leases.js';
+import { RedisSubscriberCounts } from './redis-subscriber-counts.js';
 
 /** Deployment settings, not interface facts: how fast a dead node's streams free up, how stale a cache may get. */
 export const clusterDefaults = { deviceLeaseMilliseconds: 5000, keyCacheMilliseconds: 1000 } as const;
@@ -28,6 +29,8 @@ export interface Cluster {
   bus: RedisFanoutBus;
   leases: RedisStreamLeases;
   rateLimiter: RedisRateLimiter;
+  /** subscriberCount summed over every node alive. */
+  subscriberCounts: RedisSubscriberCounts;
   /** The store with API keys and accounts cached, changes announced to and heard from every node. */
   cached(store: Store): Store;
   /** Runs `idleOrphans` every lease lifetime: streams left live by a dead node go idle. */
@@ -62,13 +65,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     onLost: (streamId) =>
       console.error(`cluster: node ${nodeId} lost the device lease of stream ${streamId}`),
   });
+  const bus = new RedisFanoutBus(redis.commands, subscriptions);
+  const subscriberCounts = new RedisSubscriberCounts(redis.commands, bus, nodeId, leaseMilliseconds, onError);
+  await subscriberCounts.start();
   const windowSeconds = apiPolicies.rateLimit.windowSeconds;
   let sweeper: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> | undefined;
   return {
     nodeId,
-    bus: new RedisFanoutBus(redis.commands, subscriptions),
+    bus,
     leases,
+    subscriberCounts,
     rateLimiter: new RedisRateLimiter(redis.commands, options.clock, windowSeconds, options.timeScale),
     cached: (store) => cachedStore(store, caches, invalidation.announce),
     sweep(idleOrphans) {
@@ -86,6 +93,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       clearInterval(sweeper);
       await sweeping;
       leases.close();
+      subscriberCounts.close();
       invalidation.close();
       await redis.close();
     },

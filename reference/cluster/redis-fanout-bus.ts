@@ -5,6 +5,22 @@ import { redisKeys } from './redis-keys.js';
 
 type Listener = (message: LiveMessage) => void;
 
+interface Settling {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function settling(): Settling {
+  let resolve: () => void = () => {};
+  let reject: (error: unknown) => void = () => {};
+  const promise = new Promise<void>((resolvePromise, rejectPromise) => {
+    resolve = resolvePromise;
+    reject = rejectPromise;
+  });
+  return { promise, resolve, reject };
+}
+
 /**
  * INCRBY and PUBLISH in one script: Redis runs it atomically, so a batch of ARGV[1] messages gets the contiguous
  * `seq`s first..last in the order every subscriber sees. The payload is `<first seq>\n<JSON array>`.
@@ -30,10 +46,17 @@ export class RedisFanoutBus implements FanoutBus {
   readonly #redis: SequencingRedis;
   readonly #local = new Map<string, number>();
   readonly #everyStream = new Set<Listener>();
-  readonly #handlers = new Map<string, { handler: (raw: string) => void; listeners: Set<Listener> }>();
+  readonly #handlers = new Map<
+    string,
+    { handler: (raw: string) => void; listeners: Set<Listener>; subscribed: Promise<void> }
+  >();
   /** What this event-loop turn published, per stream: sent as one batch (one script call) in the next turn. */
   readonly #outbox = new Map<string, string[]>();
   #flushScheduled = false;
+  /** Settles when the outbox's scripts have run; made only when someone waits for it (a QoS 1 PUBACK). */
+  #nextFlush: Settling | null = null;
+  /** The last flush sent whose scripts have not all answered yet. */
+  #inFlight: Promise<void> | null = null;
 
   constructor(
     commands: Redis,
@@ -55,20 +78,49 @@ export class RedisFanoutBus implements FanoutBus {
     else batch.push(JSON.stringify(message));
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      setImmediate(() => this.#flush());
+      setImmediate(() => this.flush());
     }
     return sequenced;
   }
 
+  /**
+   * Redis answered a script after it ran PUBLISH, which puts the batch in the output buffer of every subscribed node:
+   * from then on a kill -9 of this node no longer loses it (ADR 0023).
+   */
+  accepted(): Promise<void> | null {
+    if (!this.#flushScheduled) return this.#inFlight;
+    this.#nextFlush ??= settling();
+    return this.#nextFlush.promise;
+  }
+
+  /** Sends what this turn published now (before a message published by another path must follow it). */
+  flush(): void {
+    if (this.#flushScheduled) this.#flush();
+  }
+
   #flush(): void {
     this.#flushScheduled = false;
+    const scripts: Promise<number>[] = [];
     for (const [streamId, batch] of this.#outbox) {
       const payload = `[${batch.join(',')}]`;
-      this.#redis
-        .publishLive(redisKeys.sequence(streamId), redisKeys.liveChannel(streamId), batch.length, payload)
-        .catch(this.onError);
+      scripts.push(
+        this.#redis.publishLive(
+          redisKeys.sequence(streamId),
+          redisKeys.liveChannel(streamId),
+          batch.length,
+          payload,
+        ),
+      );
     }
     this.#outbox.clear();
+    const flushed = Promise.all(scripts).then(() => {});
+    const waiting = this.#nextFlush;
+    this.#nextFlush = null;
+    if (waiting !== null) flushed.then(waiting.resolve, waiting.reject);
+    this.#inFlight = flushed;
+    flushed.catch(this.onError).finally(() => {
+      if (this.#inFlight === flushed) this.#inFlight = null;
+    });
   }
 
   subscribe(streamId: string, listener: Listener): () => void {
@@ -76,9 +128,10 @@ export class RedisFanoutBus implements FanoutBus {
     if (entry === undefined) {
       const listeners = new Set<Listener>();
       const handler = (raw: string) => this.#deliver(raw, listeners);
-      entry = { handler, listeners };
+      const subscribed = this.subscriptions.add(redisKeys.liveChannel(streamId), handler);
+      subscribed.catch(this.onError);
+      entry = { handler, listeners, subscribed };
       this.#handlers.set(streamId, entry);
-      this.subscriptions.add(redisKeys.liveChannel(streamId), handler).catch(this.onError);
     }
     const { listeners, handler } = entry;
     listeners.add(listener);
@@ -88,6 +141,11 @@ export class RedisFanoutBus implements FanoutBus {
       this.#handlers.delete(streamId);
       this.subscriptions.remove(redisKeys.liveChannel(streamId), handler);
     };
+  }
+
+  /** The stream's SUBSCRIBE confirmed by Redis (resolves at once when nothing on this node listens to it). */
+  async listening(streamId: string): Promise<void> {
+    await this.#handlers.get(streamId)?.subscribed;
   }
 
   subscribeAll(listener: Listener): () => void {
@@ -102,7 +160,7 @@ export class RedisFanoutBus implements FanoutBus {
   }
 
   async close(): Promise<void> {
-    this.#flush();
+    this.flush();
     for (const [streamId, { handler }] of this.#handlers)
       this.subscriptions.remove(redisKeys.liveChannel(streamId), handler);
     this.#handlers.clear();

@@ -10,6 +10,10 @@ export const redisKeys = {
   deviceLease: (streamId: string) => `${prefix}lease:${streamId}`,
   /** A credential's fixed rate window: a hash of its start (service clock) and count. */
   rateWindow: (key: string) => `${prefix}rate:${key}`,
+  /** Each node's count of a stream's subscribers (field: the node's instance). */
+  subscriberCounts: (streamId: string) => `${prefix}subscribers:${streamId}`,
+  /** Present while a node instance is alive (expires unless refreshed). */
+  nodeAlive: (instance: string) => `${prefix}node:${instance}`,
   /** Changed API keys and accounts: every node drops them from its caches. */
   invalidationChannel: `${prefix}invalidate`,
 } as const;

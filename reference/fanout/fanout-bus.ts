@@ -16,6 +16,17 @@ export interface FanoutBus {
   publish(message: UnsequencedMessage): LiveMessage;
   /** Listens to one stream's messages from now on; returns the function that stops listening. */
   subscribe(streamId: string, listener: (message: LiveMessage) => void): () => void;
+  /**
+   * Resolves once every message published so far has reached the place where every node's listeners will hear it
+   * (x-ingest-rules.acknowledgedSample); null when that is already so, as in-process, where `publish` delivers
+   * synchronously. Rejects when the bus could not pass them on. A QoS 1 PUBACK waits for it.
+   */
+  accepted(): Promise<void> | null;
+  /**
+   * Cross-node buses: resolves once this node's listeners of the stream will hear every message published from now
+   * on, on any node. A new subscriber is let in only then. Absent in-process (`subscribe` takes effect at once).
+   */
+  listening?(streamId: string): Promise<void>;
   /** Listens to every stream (recording). */
   subscribeAll(listener: (message: LiveMessage) => void): () => void;
   /** Drops a deleted stream's sequence counter (ids are never reused, so nothing would restart it). */

@@ -23,6 +23,11 @@ export class InProcessFanoutBus implements FanoutBus {
     return sequenced;
   }
 
+  /** Delivery is synchronous: what `publish` returned from has been handed to every listener. */
+  accepted(): null {
+    return null;
+  }
+
   subscribe(streamId: string, listener: Listener): () => void {
     let listeners = this.#listeners.get(streamId);
     if (listeners === undefined) {

@@ -15,6 +15,7 @@ import { maxSubscriberFrameBytes, pingIntervalMilliseconds } from './live-feed-r
 import { StreamAudience } from './stream-audience.js';
 import { SubscriberAccounting } from './subscriber-accounting.js';
 import { SubscriberConnection } from './subscriber-connection.js';
+import { LocalSubscriberCounts, type SubscriberCounts } from './subscriber-counts.js';
 import {
   type AcceptedHandshake,
   checkHandshake,
@@ -35,6 +36,8 @@ export interface LiveFeedOptions {
   onError?: (error: unknown) => void;
   /** Test-only faults (reference/faults.ts). */
   faults?: LiveFeedFaults | undefined;
+  /** Counts over several nodes (ADR 0023); this process's own by default. */
+  counts?: SubscriberCounts | undefined;
 }
 
 /** How long stopping waits for subscribers to answer the close frame before dropping them. */
@@ -53,6 +56,7 @@ export class LiveFeedServer {
   readonly #audiences = new Map<string, StreamAudience>();
   readonly #scheduler = new FlushScheduler();
   readonly #accounting: SubscriberAccounting;
+  readonly #counts: SubscriberCounts;
   readonly #pinger: NodeJS.Timeout;
   readonly #onError: (error: unknown) => void;
   #stopping = false;
@@ -60,6 +64,7 @@ export class LiveFeedServer {
   constructor(private readonly options: LiveFeedOptions) {
     this.#onError = options.onError ?? ((error) => console.error('live feed:', error));
     this.#accounting = new SubscriberAccounting(options.store, options.clock, this.#onError);
+    this.#counts = options.counts ?? new LocalSubscriberCounts(options.bus);
     this.#pinger = setInterval(
       () => this.#pingAll(),
       options.pingIntervalMilliseconds ?? pingIntervalMilliseconds,
@@ -132,10 +137,35 @@ export class LiveFeedServer {
       refuseUpgrade(socket, result);
       return;
     }
+    const release = await this.#listening(result.stream.id);
+    if (this.#stopping) {
+      release();
+      socket.destroy();
+      return;
+    }
+    // ws calls back synchronously (or never, for a socket already gone): the audience listens before the release.
     this.#sockets.handleUpgrade(request, socket, head, (webSocket) => {
       const audience = this.#audienceOf(result.stream);
       this.#accept(audience, webSocket, result);
     });
+    release();
+  }
+
+  /**
+   * On a cross-node bus, a subscriber is let in once its node hears the stream from every node, so it misses none
+   * of the samples published after its handshake. A placeholder listener holds the subscription meanwhile.
+   */
+  async #listening(streamId: string): Promise<() => void> {
+    const { bus } = this.options;
+    if (bus.listening === undefined) return () => {};
+    const release = bus.subscribe(streamId, () => {});
+    try {
+      await bus.listening(streamId);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
   }
 
   /** A stream with subscribers is known without the store (a thousand subscribers joining cost one lookup). */
@@ -194,15 +224,11 @@ export class LiveFeedServer {
   /** subscriberCount is stored, and told to the stream's subscribers as a status message (x-connection-rules). */
   #countChanged(audience: StreamAudience): void {
     if (audience.deleted) return;
-    const subscriberCount = audience.connections.size;
-    this.#accounting.subscriberCount(audience.accountId, audience.streamId, subscriberCount);
-    if (this.#stopping) return;
-    this.options.bus.publish({
-      type: 'status',
-      streamId: audience.streamId,
-      status: audience.status,
-      subscriberCount,
-    });
+    const { accountId, streamId } = audience;
+    const total = this.#counts.changed(streamId, audience.status, audience.connections.size, !this.#stopping);
+    this.#accounting.subscriberCount(accountId, streamId, total, () =>
+      this.#counts.current(streamId, this.subscriberCount(streamId)),
+    );
   }
 
   #pingAll(): void {

@@ -10,7 +10,10 @@ import type { Store } from '../storage/store.js';
  */
 export class SubscriberAccounting {
   readonly #pending = new Set<Promise<unknown>>();
-  readonly #latestCounts = new Map<string, { accountId: string; count: number }>();
+  readonly #latestCounts = new Map<
+    string,
+    { accountId: string; count: number; recount?: (() => Promise<number> | null) | undefined }
+  >();
   readonly #writingCounts = new Set<string>();
 
   constructor(
@@ -31,8 +34,21 @@ export class SubscriberAccounting {
     );
   }
 
-  subscriberCount(accountId: string, streamId: string, count: number): void {
-    this.#latestCounts.set(streamId, { accountId, count });
+  /**
+   * Stores the stream's count. On several nodes the count arrives from Redis (a promise), and `recount` reads it
+   * again after each write: two nodes' writes may land in either order, and the one that wrote last corrects it.
+   */
+  subscriberCount(
+    accountId: string,
+    streamId: string,
+    count: number | Promise<number>,
+    recount?: () => Promise<number> | null,
+  ): void {
+    if (typeof count !== 'number') {
+      this.#track(count.then((total) => this.subscriberCount(accountId, streamId, total, recount)));
+      return;
+    }
+    this.#latestCounts.set(streamId, { accountId, count, recount });
     if (!this.#writingCounts.has(streamId)) this.#track(this.#writeCounts(streamId));
   }
 
@@ -47,6 +63,9 @@ export class SubscriberAccounting {
       for (let latest = this.#latestCounts.get(streamId); latest !== undefined; ) {
         this.#latestCounts.delete(streamId);
         await this.store.streams.update(latest.accountId, streamId, { subscriberCount: latest.count });
+        const now = await latest.recount?.();
+        if (now !== undefined && now !== null && now !== latest.count && !this.#latestCounts.has(streamId))
+          this.#latestCounts.set(streamId, { ...latest, count: now });
         latest = this.#latestCounts.get(streamId);
       }
     } finally {

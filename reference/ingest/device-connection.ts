@@ -3,10 +3,11 @@ import { parser as createParser, type IConnectPacket, type Packet } from 'mqtt-p
 import type { FanoutBus } from '../fanout/fanout-bus.js';
 import type { IngestFaults } from '../faults.js';
 import type { Store } from '../storage/store.js';
+import { AcknowledgementQueue } from './acknowledgement-queue.js';
 import { authenticateDevice } from './authenticate-device.js';
 import type { DeviceErrorReporter } from './device-error-reporter.js';
 import { ingestLimits } from './ingest-rules.js';
-import { type ConnectRefusal, packetTypes, qosNotSupported } from './mqtt-codes.js';
+import { type ConnectRefusal, type PublishOutcome, packetTypes, qosNotSupported } from './mqtt-codes.js';
 import * as replies from './mqtt-replies.js';
 import { PacketFramer, type PacketHeader } from './packet-framer.js';
 import { type PublishFields, readPublish } from './read-publish.js';
@@ -42,6 +43,13 @@ export class DeviceConnection {
   readonly #connectDeadline: NodeJS.Timeout;
   readonly #parser = createParser();
   readonly #framer: PacketFramer;
+  readonly #acknowledgements = new AcknowledgementQueue(
+    (bytes) => this.#write(bytes),
+    (error) => {
+      this.context.onFailure(error);
+      this.#destroy();
+    },
+  );
   /** Resolves once the socket closed and the stream (if it went live) is idle again. */
   readonly done: Promise<void>;
 
@@ -178,7 +186,7 @@ export class DeviceConnection {
     }
     const outcome =
       this.#ingest?.handle(publish.topic, publish.payload, publish.payload.length) ?? 'otherTopic';
-    if (publish.qos === 1) this.#write(replies.puback(publish.messageId, outcome, this.#version));
+    if (publish.qos === 1) this.#acknowledge(publish.messageId, outcome);
   }
 
   /** A packet over its bound, of which only `prefix` was read: a CONNECT is refused, a PUBLISH dropped. */
@@ -207,7 +215,13 @@ export class DeviceConnection {
     }
     const topic = prefix.toString('utf8', 2, topicEnd);
     const outcome = this.#ingest?.handle(topic, null, header.remainingLength - headerEnd) ?? 'otherTopic';
-    if (qos === 1) this.#write(replies.puback(prefix.readUInt16BE(topicEnd), outcome, this.#version));
+    if (qos === 1) this.#acknowledge(prefix.readUInt16BE(topicEnd), outcome);
+  }
+
+  /** An accepted sample's PUBACK waits until the bus accepted it (x-ingest-rules.acknowledgedSample). */
+  #acknowledge(messageId: number, outcome: PublishOutcome): void {
+    const reply = replies.puback(messageId, outcome, this.#version);
+    this.#acknowledgements.add(reply, outcome === 'accepted' ? this.context.bus.accepted() : null);
   }
 
   /** MQTT 5 names the reason [MQTT-3.3.1-4]; MQTT 3.1.1 cannot refuse a QoS, so the connection is closed. */

@@ -53,8 +53,9 @@ function clusterNode(service: RunningService, defaultKey: string): ClusterNode {
  * data directory (the signing key). Node A starts first: it migrates and seeds. `unavailable` when a server is missing.
  */
 export async function startTopology(
-  overrides: Partial<StartOptions> = {},
+  overrides: Partial<StartOptions> | ((nodeIndex: number) => Partial<StartOptions>) = {},
 ): Promise<Topology | { unavailable: string }> {
+  const overridesOf = typeof overrides === 'function' ? overrides : () => overrides;
   const redis = await startRedisServer();
   if ('unavailable' in redis) return redis;
   const postgres = await startPostgresServer();
@@ -63,17 +64,17 @@ export async function startTopology(
     return postgres;
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cluster-'));
-  const options = (nodeId: string): StartOptions => ({
+  const options = (nodeId: string, nodeIndex: number): StartOptions => ({
     dataDir,
     postgresUrl: postgres.connectionString,
     redisUrl: redis.url,
     nodeId,
     allowPrivateWebhookTargets: true,
     webhookLog: { info: () => {} },
-    ...overrides,
+    ...overridesOf(nodeIndex),
   });
-  const first = await start(options('node-a'));
-  const second = await start(options('node-b'));
+  const first = await start(options('node-a', 0));
+  const second = await start(options('node-b', 1));
   const seeded = first.seeded;
   if (seeded === null) throw new Error('node A did not seed a fresh database');
   const key = seeded.accounts.paid.keys.secret.key;
