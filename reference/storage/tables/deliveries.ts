@@ -72,7 +72,7 @@ claimed AS (
       : 'SELECT u.* FROM deliveries AS u JOIN picked ON u.id = picked.id'
   }
 )
-SELECT ${selectList(deliveryShape)}, t.retry_base AS "retryBase",
+SELECT ${selectList(deliveryShape)}, t.retry_base AS "retryBase", t.generation,
   w.url AS "webhookUrl", w.signing_secret AS "signingSecret",
   w.previous_signing_secret AS "previousSigningSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
   e.created AS "eventCreated", e.livemode AS "eventLivemode", e.data AS "eventData"
@@ -96,6 +96,7 @@ function claimedDelivery(record: Record<string, unknown>): ClaimedDelivery {
   return {
     delivery,
     retryBase: Number(record.retryBase),
+    generation: Number(record.generation),
     webhook: {
       url: String(record.webhookUrl),
       signingSecret: String(record.signingSecret),
@@ -152,14 +153,16 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
         `UPDATE deliveries AS t SET status = x.status, attempts = t.attempts || jsonb_build_array(x.attempt),
            next_attempt_at = x.next_attempt_at, claimed_until = NULL, claim_token = NULL
          FROM jsonb_to_recordset($1::jsonb)
-           AS x(id text, claim_token text, status text, attempt jsonb, next_attempt_at timestamptz)
-         WHERE t.id = x.id AND t.claim_token IS NOT DISTINCT FROM x.claim_token AND (x.claim_token IS NOT NULL OR t.status = 'pending')
+           AS x(id text, claim_token text, generation integer, status text, attempt jsonb, next_attempt_at timestamptz)
+         WHERE t.id = x.id AND t.generation = x.generation AND t.claim_token IS NOT DISTINCT FROM x.claim_token
+           AND (x.claim_token IS NOT NULL OR t.status = 'pending')
          RETURNING t.id`,
         [
           JSON.stringify(
             outcomes.map((outcome) => ({
               id: outcome.id,
               claim_token: outcome.claimToken,
+              generation: outcome.generation,
               status: outcome.status,
               attempt: outcome.attempt,
               next_attempt_at: outcome.nextAttemptAt,
@@ -182,7 +185,7 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
         executor,
         deliveryShape,
         `status = 'pending', next_attempt_at = $4::timestamptz, retry_base = jsonb_array_length(t.attempts),
-         claimed_until = NULL, claim_token = NULL`,
+         generation = t.generation + 1, claimed_until = NULL, claim_token = NULL`,
         't.account_id = $1 AND t.webhook_id = $2 AND t.id = $3',
         [accountId, webhookId, id, at],
       );
