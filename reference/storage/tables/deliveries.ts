@@ -23,8 +23,9 @@ const deliveryShape: OwnedTableShape<DeliveryRow> = {
   },
 };
 
-// How many of the oldest due deliveries one claim ranks. Webhooks already at their cap are left out before this
-// window, so one webhook's backlog cannot fill it and starve the others.
+// How many of the oldest due deliveries one claim ranks (at least; twice the claim's limit when that is more).
+// Webhooks already at their cap are left out before this window, so one webhook's backlog cannot fill it and starve
+// the others.
 const claimWindow = 400;
 
 /**
@@ -37,7 +38,7 @@ const dueScan = (retries: 'true' | 'false', capped: string, held: string | null)
   WHERE status = 'pending' AND attempts ${retries === 'true' ? '<>' : '='} '[]'::jsonb AND next_attempt_at <= $1::timestamptz
     AND (claimed_until IS NULL OR claimed_until <= $1::timestamptz)
     AND NOT (webhook_id = ANY(${capped}::text[]))${held === null ? '' : ` AND NOT (id = ANY(${held}::text[]))`}
-  ORDER BY next_attempt_at, seq LIMIT ${claimWindow})`;
+  ORDER BY next_attempt_at, seq LIMIT greatest(${claimWindow}, 2 * $3::integer))`;
 
 /**
  * Leases due deliveries of active webhooks, due retries first (the schedule is a promise; a first attempt has no
@@ -154,7 +155,7 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
            next_attempt_at = x.next_attempt_at, claimed_until = NULL, claim_token = NULL
          FROM jsonb_to_recordset($1::jsonb)
            AS x(id text, claim_token text, generation integer, status text, attempt jsonb, next_attempt_at timestamptz)
-         WHERE t.id = x.id AND t.generation = x.generation AND t.claim_token IS NOT DISTINCT FROM x.claim_token
+         WHERE t.id = ANY($2::text[]) AND t.id = x.id AND t.generation = x.generation AND t.claim_token IS NOT DISTINCT FROM x.claim_token
            AND (x.claim_token IS NOT NULL OR t.status = 'pending')
          RETURNING t.id`,
         [
@@ -168,6 +169,7 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
               next_attempt_at: outcome.nextAttemptAt,
             })),
           ),
+          outcomes.map((outcome) => outcome.id),
         ],
       );
       return rows.map((row) => row.id);
