@@ -65,6 +65,9 @@ const soleOwnerDefaults: Tuning = {
   idlePollMs: 1000,
 };
 
+/** The least time between two claims of the embedded store, in wall-clock ms, unless a retry fell due. */
+const soleOwnerClaimGapMs = 50;
+
 /** One attempt made: when (service clock) and how it went. */
 interface Sent {
   attemptedAt: number;
@@ -148,11 +151,20 @@ export class Dispatcher {
   async #run(): Promise<void> {
     // The poll runs on its own deadline: sends ending keep interrupting the pause, and must not postpone it.
     let pollAt = 0;
+    let claimedAt = Number.NEGATIVE_INFINITY;
     while (this.#running) {
       if (Date.now() >= pollAt) this.#newWork = true;
       const free = this.#options.maxInFlight - this.#inFlight.size;
       const wanted = this.#worthClaiming(free) ? Math.min(free, this.#options.batchSize) : 0;
+      // Embedded store: a claim costs tens of ms however few rows it finds, and events recorded one by one would
+      // each start one, leaving PGlite no time to record or settle. Due retries do not wait.
+      const gap = claimedAt + soleOwnerClaimGapMs - Date.now();
+      if (wanted > 0 && this.#options.soleOwner && !this.#retryDue && gap > 0) {
+        await this.#pause(gap);
+        continue;
+      }
       if (wanted > 0) {
+        claimedAt = Date.now();
         this.#retryDue = false;
         this.#newWork = false;
         this.#endedSinceClaim = 0;
