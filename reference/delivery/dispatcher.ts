@@ -181,7 +181,8 @@ export class Dispatcher {
       for (const delivery of claimed) this.#send(delivery);
       // A full batch means more may be due: claim again at once, as long as there are free slots.
       if (claimed.length === wanted && wanted > 0) this.#newWork = true;
-      if (!this.#running || this.#newWork) continue;
+      // Only after a claim: with every slot taken (nothing wanted) this would spin without yielding.
+      if (!this.#running || (this.#newWork && wanted > 0)) continue;
       const untilPoll = pollAt - Date.now();
       await this.#pause(untilPoll > 0 ? untilPoll : this.#options.idlePollMs);
     }
