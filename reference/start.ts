@@ -8,6 +8,7 @@ import { startCluster } from './cluster/cluster.js';
 import { ConfigError } from './config-error.js';
 import { takeLock } from './data-dir-lock.js';
 import { type DeliveryLog, jsonLineLog } from './delivery/delivery-log.js';
+import { OutboxSignal } from './delivery/outbox-signal.js';
 import { startWebhookDelivery } from './delivery/webhook-delivery.js';
 import type { FanoutBus } from './fanout/fanout-bus.js';
 import { InProcessFanoutBus } from './fanout/in-process-fanout-bus.js';
@@ -133,7 +134,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
           clock,
           timeScale: options.timeScale ?? 1,
         });
-  const store = cluster?.cached(openedStore) ?? openedStore;
+  // Deliveries written through this store wake the dispatcher at once (ADR 0018).
+  const outbox = new OutboxSignal();
+  const store = outbox.watch(cluster?.cached(openedStore) ?? openedStore);
   const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
   const streamLifecycle = new StreamLifecycleEvents();
@@ -214,6 +217,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     policy: webhookTargets,
     log: options.webhookLog ?? jsonLineLog(),
     soleOwner: options.postgresUrl === undefined,
+    outbox,
     faults: options.faults,
   });
   return {

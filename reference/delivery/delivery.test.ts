@@ -201,6 +201,34 @@ describe('webhook delivery (real time)', () => {
     await receiver.close();
   });
 
+  it('sends a replay that arrived while the delivery was being sent, instead of settling over it', async () => {
+    const held: Array<() => void> = [];
+    // The first request is answered only once the replay has been accepted; later ones at once.
+    const receiver = await startReceiver((_request, response) => {
+      const reply = () => response.writeHead(204).end();
+      if (held.length === 0) held.push(reply);
+      else reply();
+    });
+    const webhook = await createWebhook(service, receiver.url);
+    await service.api('POST', `/webhooks/${webhook.id}/test`);
+    const [first] = await receiver.waitFor(1);
+    const deliveryId = first?.headers[deliveryIdHeader];
+    const replayed = await service.api('POST', `/webhooks/${webhook.id}/deliveries/${deliveryId}/retry`);
+    expect(replayed.body).toMatchObject({ id: deliveryId, status: 'pending' });
+    held[0]?.();
+    // The first attempt's 204 must not mark the replayed delivery delivered: the replay goes out too.
+    const received = await receiver.waitFor(2, 5000);
+    expect(received[1]?.headers[deliveryIdHeader]).toBe(deliveryId);
+    const [delivery] = await until(async () => {
+      const list = await deliveries(service, webhook.id);
+      return list[0]?.status === 'delivered' ? list : undefined;
+    });
+    // The attempt the replay superseded is not recorded; the replay's is.
+    expect(delivery?.attempts).toHaveLength(1);
+    await service.api('DELETE', `/webhooks/${webhook.id}`);
+    await receiver.close();
+  });
+
   it('keeps delivering to other webhooks while one receiver is slow', async () => {
     const slowMs = 3000;
     const slow = await startReceiver((_request, response) => {

@@ -8,7 +8,7 @@ import { faultyRetryDelays, signingTime } from './delivery-faults.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { outcomeOf } from './retry-schedule.js';
 import { SendGate } from './send-gate.js';
-import type { Sender } from './sender.js';
+import type { AttemptResult, Sender } from './sender.js';
 import { Settler } from './settler.js';
 import { signedRequest } from './signed-request.js';
 
@@ -37,6 +37,44 @@ export interface DispatcherOptions {
   faults?: DeliveryFaults | undefined;
 }
 
+type Tuning = Required<Omit<DispatcherOptions, 'store' | 'clock' | 'sender' | 'log' | 'faults'>>;
+
+/** PostgreSQL (several nodes): a lease per send, cheap claims off this thread, a short poll for other nodes' rows. */
+const leasingDefaults: Tuning = {
+  maxInFlight: 256,
+  perWebhook: 16,
+  soleOwner: false,
+  claimRounds: 4,
+  batchSize: 100,
+  idlePollMs: 25,
+  stopGraceMs: 2000,
+};
+
+/**
+ * The embedded store: every claim is a PGlite query on this thread with a cost of its own besides its rows, so claim
+ * big batches (up to 32 rounds of one webhook, sent 16 at a time through the gate) and rarely; new rows and replays
+ * signal (OutboxSignal), so the poll is only a safety net. Four webhooks whose receivers hang fill the 2048 slots,
+ * as four filled 256 before (ADR 0018).
+ */
+const soleOwnerDefaults: Tuning = {
+  ...leasingDefaults,
+  soleOwner: true,
+  maxInFlight: 2048,
+  claimRounds: 32,
+  batchSize: 512,
+  idlePollMs: 1000,
+};
+
+/** The least time between two claims of the embedded store, in wall-clock ms, unless a retry fell due. */
+const soleOwnerClaimGapMs = 50;
+
+/** One attempt made: when (service clock) and how it went. */
+interface Sent {
+  attemptedAt: number;
+  finishedAt: number;
+  result: AttemptResult;
+}
+
 // A lease outlives the longest attempt (the receiver timeout) by this margin, in wall-clock terms.
 const leaseMarginMs = 10_000;
 const receiverTimeoutMs = apiPolicies.webhookDelivery.receiver.timeoutSeconds * 1000;
@@ -47,7 +85,7 @@ const receiverTimeoutMs = apiPolicies.webhookDelivery.receiver.timeoutSeconds * 
  * their leases are released so that the next claim (here after a restart, or on another node) sends them.
  */
 export class Dispatcher {
-  readonly #options: Required<Omit<DispatcherOptions, 'faults'>>;
+  readonly #options: Tuning & Pick<DispatcherOptions, 'store' | 'clock' | 'sender' | 'log'>;
   readonly #faults: DeliveryFaults | undefined;
   readonly #settler: Settler;
   readonly #claimToken = randomUUID();
@@ -60,6 +98,10 @@ export class Dispatcher {
   #woken = false;
   /** A retry this process scheduled has fallen due: claim at once, even for a few free slots. */
   #retryDue = false;
+  /** New deliveries or a replay were signalled, or the poll ran out: worth a claim even for a few free slots. */
+  #newWork = true;
+  /** Sends ended since the last claim: with the embedded store, a claim waits until half a batch has ended. */
+  #endedSinceClaim = 0;
   #cancelTimer: (() => void) | null = null;
   #timerAt = Number.POSITIVE_INFINITY;
   /** Due times (service clock) of the retries this process scheduled, earliest first. */
@@ -67,16 +109,7 @@ export class Dispatcher {
   readonly #retryDelays: readonly number[];
 
   constructor(options: DispatcherOptions) {
-    this.#options = {
-      maxInFlight: 256,
-      perWebhook: 16,
-      soleOwner: false,
-      claimRounds: 4,
-      batchSize: 100,
-      idlePollMs: 25,
-      stopGraceMs: 2000,
-      ...options,
-    };
+    this.#options = { ...(options.soleOwner ? soleOwnerDefaults : leasingDefaults), ...options };
     this.#settler = new Settler(options.store);
     this.#gate = new SendGate(this.#options.perWebhook);
     this.#faults = options.faults;
@@ -89,15 +122,21 @@ export class Dispatcher {
     this.#loop = this.#run();
   }
 
-  /** Looks for due deliveries now rather than at the next poll. */
+  /** Looks for due deliveries now rather than at the next poll: new ones were recorded, or one was replayed. */
   wake(): void {
+    this.#newWork = true;
+    this.#nudge();
+  }
+
+  /** Ends the loop's pause, to decide again whether to claim. */
+  #nudge(): void {
     this.#woken = true;
     this.#wake?.();
   }
 
   async stop(): Promise<void> {
     this.#running = false;
-    this.wake();
+    this.#nudge();
     this.#cancelTimer?.();
     await this.#loop;
     const deadline = Date.now() + this.#options.stopGraceMs;
@@ -110,13 +149,27 @@ export class Dispatcher {
   }
 
   async #run(): Promise<void> {
+    // The poll runs on its own deadline: sends ending keep interrupting the pause, and must not postpone it.
+    let pollAt = 0;
+    let claimedAt = Number.NEGATIVE_INFINITY;
     while (this.#running) {
+      if (Date.now() >= pollAt) this.#newWork = true;
       const free = this.#options.maxInFlight - this.#inFlight.size;
-      // Claim in batches, not for every freed slot: each claim is a query, and PGlite runs queries on this thread.
-      const worthClaiming =
-        free >= this.#options.batchSize / 2 || this.#inFlight.size === 0 || this.#retryDue;
-      const wanted = worthClaiming ? Math.min(free, this.#options.batchSize) : 0;
-      if (wanted > 0) this.#retryDue = false;
+      const wanted = this.#worthClaiming(free) ? Math.min(free, this.#options.batchSize) : 0;
+      // Embedded store: a claim costs tens of ms however few rows it finds, and events recorded one by one would
+      // each start one, leaving PGlite no time to record or settle. Due retries do not wait.
+      const gap = claimedAt + soleOwnerClaimGapMs - Date.now();
+      if (wanted > 0 && this.#options.soleOwner && !this.#retryDue && gap > 0) {
+        await this.#pause(gap);
+        continue;
+      }
+      if (wanted > 0) {
+        claimedAt = Date.now();
+        this.#retryDue = false;
+        this.#newWork = false;
+        this.#endedSinceClaim = 0;
+        pollAt = Date.now() + this.#options.idlePollMs;
+      }
       let claimed: ClaimedDelivery[] = [];
       if (wanted > 0) {
         try {
@@ -127,9 +180,26 @@ export class Dispatcher {
       }
       for (const delivery of claimed) this.#send(delivery);
       // A full batch means more may be due: claim again at once, as long as there are free slots.
-      if (!this.#running || (claimed.length === wanted && wanted > 0)) continue;
-      await this.#pause(this.#options.idlePollMs);
+      if (claimed.length === wanted && wanted > 0) this.#newWork = true;
+      // Only after a claim: with every slot taken (nothing wanted) this would spin without yielding.
+      if (!this.#running || (this.#newWork && wanted > 0)) continue;
+      const untilPoll = pollAt - Date.now();
+      await this.#pause(untilPoll > 0 ? untilPoll : this.#options.idlePollMs);
     }
+  }
+
+  /**
+   * Claim in batches, not for every freed slot: each claim is a query. With PostgreSQL, whenever half a batch of
+   * slots is free. With the embedded store (each claim a PGlite query on this thread, whatever its size), only when
+   * something new may be due (signalled rows, a retry of ours, the poll) or half a batch of sends has ended since
+   * the last claim: the slots of a webhook at its cap are free, yet a claim would find nothing for them.
+   */
+  #worthClaiming(free: number): boolean {
+    const half = this.#options.batchSize / 2;
+    if (free <= 0) return false;
+    if (this.#inFlight.size === 0 || this.#retryDue) return true;
+    if (!this.#options.soleOwner) return free >= half;
+    return this.#newWork || this.#endedSinceClaim >= half;
   }
 
   #claim(limit: number): Promise<ClaimedDelivery[]> {
@@ -152,34 +222,48 @@ export class Dispatcher {
     const { id, webhookId } = claimed.delivery;
     this.#inFlight.set(id, webhookId);
     this.#perWebhook.set(webhookId, (this.#perWebhook.get(webhookId) ?? 0) + 1);
+    // A due retry goes ahead of its webhook's queue: the schedule is a promise, a first attempt's time is not.
+    const retry = claimed.delivery.attempts.length > 0;
+    let sent: Sent | null = null;
+    // The gate holds a connection slot for the request only; the delivery stays held (left out of claims, or
+    // leased) until its outcome is written, which shares a batched write with others.
     void this.#gate
-      .run(webhookId, () => this.#attempt(claimed))
+      .run(
+        webhookId,
+        async () => {
+          sent = await this.#transmit(claimed);
+        },
+        retry,
+      )
+      .then(() => (sent === null ? undefined : this.#record(claimed, sent)))
       .finally(() => {
         this.#inFlight.delete(id);
         const left = (this.#perWebhook.get(webhookId) ?? 1) - 1;
         if (left === 0) this.#perWebhook.delete(webhookId);
         else this.#perWebhook.set(webhookId, left);
-        this.wake();
+        this.#endedSinceClaim += 1;
+        this.#nudge();
       });
   }
 
-  async #attempt(claimed: ClaimedDelivery): Promise<void> {
-    const { clock, sender, log } = this.#options;
-    // Waited at the gate past stop(): left unsent (no lease to release, or released with the rest).
-    if (!this.#running) return;
+  /** Sends one attempt; null when it waited at the gate past stop() (left unsent, released with the rest). */
+  async #transmit(claimed: ClaimedDelivery): Promise<Sent | null> {
+    const { clock, sender } = this.#options;
+    if (!this.#running) return null;
     const attemptedAt = clock.now();
     const result = await sender.send(signedRequest(claimed, signingTime(attemptedAt, this.#faults)));
+    return { attemptedAt, finishedAt: clock.now(), result };
+  }
+
+  async #record(claimed: ClaimedDelivery, sent: Sent): Promise<void> {
+    const { result } = sent;
     // Sends that outlived stop()'s grace were released: their outcome must not be recorded.
     if (!this.#inFlight.has(claimed.delivery.id)) return;
-    const timing = {
-      attemptedAt,
-      finishedAt: clock.now(),
-      claimToken: this.#options.soleOwner ? null : this.#claimToken,
-    };
-    const outcome = outcomeOf(claimed, result, timing, this.#retryDelays);
+    const claimToken = this.#options.soleOwner ? null : this.#claimToken;
+    const outcome = outcomeOf(claimed, result, { ...sent, claimToken }, this.#retryDelays);
     const applied = await this.#settler.settle(outcome);
     if (!result.delivered && applied) {
-      log.info(
+      this.#options.log.info(
         {
           deliveryId: claimed.delivery.id,
           webhookId: claimed.delivery.webhookId,
@@ -215,12 +299,12 @@ export class Dispatcher {
       const now = this.#options.clock.now();
       while ((this.#dueTimes[0] ?? Number.POSITIVE_INFINITY) <= now) this.#dueTimes.shift();
       this.#retryDue = true;
-      this.wake();
+      this.#nudge();
       this.#armTimer();
     }, delay);
   }
 
-  /** Waits `milliseconds`, or less when woken meanwhile (or since the last pause). */
+  /** Waits `milliseconds`, or less when nudged meanwhile (or since the last pause). */
   #pause(milliseconds: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {

@@ -21,7 +21,12 @@ export function outcomeOf(
     error: result.error,
     durationMs: result.durationMs,
   };
-  const common = { id: claimed.delivery.id, claimToken: timing.claimToken, attempt };
+  const common = {
+    id: claimed.delivery.id,
+    claimToken: timing.claimToken,
+    generation: claimed.generation,
+    attempt,
+  };
   if (result.delivered) return { ...common, status: 'delivered', nextAttemptAt: null };
   const delaySeconds = delays[claimed.delivery.attempts.length - claimed.retryBase];
   if (delaySeconds === undefined) return { ...common, status: 'undelivered', nextAttemptAt: null };

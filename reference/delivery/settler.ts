@@ -1,7 +1,10 @@
 import type { DeliveryOutcome } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 
-const gatherMs = 5;
+/** How long an outcome waits for others to share its write, unless `fullBatch` of them gather sooner. */
+const gatherMs = 40;
+const fullBatch = 128;
+const maxBatch = 500;
 
 interface Waiting {
   outcome: DeliveryOutcome;
@@ -9,13 +12,16 @@ interface Waiting {
 }
 
 /**
- * Writes attempt outcomes in batches: while one batch is being written the next collects, so under load one UPDATE
- * records hundreds of attempts. An outcome whose lease was lost (ran out and was claimed again) is not applied.
+ * Writes attempt outcomes in batches: one UPDATE records up to 500 attempts. Each write has a cost of its own
+ * besides its rows (with the embedded store a PGlite query on this thread, during which no response is read), so an
+ * outcome waits up to 40 ms, or until 128 have gathered, before the write starts. An outcome whose lease was lost (ran
+ * out and was claimed again) or whose delivery was replayed meanwhile is not applied.
  */
 export class Settler {
   readonly #store: Store;
   #waiting: Waiting[] = [];
   #writing: Promise<void> | null = null;
+  #gathered: (() => void) | null = null;
 
   constructor(store: Store) {
     this.#store = store;
@@ -25,27 +31,40 @@ export class Settler {
   settle(outcome: DeliveryOutcome): Promise<boolean> {
     return new Promise((done) => {
       this.#waiting.push({ outcome, done });
-      // A short gather lets the outcomes of one burst of responses share a write.
-      this.#writing ??= new Promise((resolve) => setTimeout(resolve, gatherMs)).then(() => this.#writeAll());
+      if (this.#waiting.length >= fullBatch) this.#gathered?.();
+      this.#writing ??= this.#gatherAndWrite();
     });
   }
 
   /** Resolves once every outcome handed in so far is written. */
   async idle(): Promise<void> {
+    this.#gathered?.();
     while (this.#writing !== null) await this.#writing;
   }
 
-  async #writeAll(): Promise<void> {
+  async #gatherAndWrite(): Promise<void> {
     while (this.#waiting.length > 0) {
-      const batch = this.#waiting.splice(0, 500);
-      let applied = new Set<string>();
-      try {
-        applied = new Set(await this.#store.deliveries.settle(batch.map((entry) => entry.outcome)));
-      } catch {
-        // The leases stay; they run out and the deliveries are attempted again.
-      }
-      for (const entry of batch) entry.done(applied.has(entry.outcome.id));
+      if (this.#waiting.length < fullBatch)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, gatherMs);
+          this.#gathered = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      this.#gathered = null;
+      await this.#write(this.#waiting.splice(0, maxBatch));
     }
     this.#writing = null;
+  }
+
+  async #write(batch: Waiting[]): Promise<void> {
+    let applied = new Set<string>();
+    try {
+      applied = new Set(await this.#store.deliveries.settle(batch.map((entry) => entry.outcome)));
+    } catch {
+      // The leases stay; they run out and the deliveries are attempted again.
+    }
+    for (const entry of batch) entry.done(applied.has(entry.outcome.id));
   }
 }

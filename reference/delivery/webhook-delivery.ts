@@ -5,6 +5,7 @@ import { faultySender } from './delivery-faults.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import type { Resolver } from './guarded-lookup.js';
+import type { OutboxSignal } from './outbox-signal.js';
 import { createSender } from './sender.js';
 import type { TargetPolicy } from './target-address.js';
 
@@ -19,6 +20,8 @@ export interface WebhookDeliveryOptions {
   /** Tests: a shorter receiver timeout, a certificate authority, smaller limits. */
   timeoutMs?: number;
   ca?: string;
+  /** Signals new deliveries and replays written through the service's store: claimed at once, not at the poll. */
+  outbox?: OutboxSignal;
   /** Test-only faults (reference/faults.ts). */
   faults?: DeliveryFaults | undefined;
   tuning?: Pick<DispatcherOptions, 'maxInFlight' | 'perWebhook' | 'batchSize' | 'idlePollMs' | 'stopGraceMs'>;
@@ -52,10 +55,12 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
     faults: options.faults,
     ...options.tuning,
   });
+  const unlisten = options.outbox?.listen(() => dispatcher.wake());
   dispatcher.start();
   return {
     dispatcher,
     async stop() {
+      unlisten?.();
       await dispatcher.stop();
       await sender.close();
     },

@@ -160,6 +160,8 @@ export interface ClaimedDelivery {
   delivery: DeliveryRow;
   /** Attempts made before the current retry schedule began (a replay starts it again). */
   retryBase: number;
+  /** How many times the delivery was replayed: an outcome is applied only to the generation it was claimed in. */
+  generation: number;
   webhook: Pick<WebhookRow, 'url' | 'signingSecret' | 'previousSigningSecret' | 'previousSecretExpiresAt'>;
   event: EventRow;
 }
@@ -169,6 +171,8 @@ export interface DeliveryOutcome {
   id: string;
   /** Null for a delivery claimed without a lease (the store's only dispatcher): applied while it is still pending. */
   claimToken: string | null;
+  /** The generation claimed (ClaimedDelivery): a replay since then makes the outcome stale, and it is not applied. */
+  generation: number;
   status: 'pending' | 'delivered' | 'undelivered';
   attempt: DeliveryAttempt;
   nextAttemptAt: string | null;

@@ -23,8 +23,9 @@ const deliveryShape: OwnedTableShape<DeliveryRow> = {
   },
 };
 
-// How many of the oldest due deliveries one claim ranks. Webhooks already at their cap are left out before this
-// window, so one webhook's backlog cannot fill it and starve the others.
+// How many of the oldest due deliveries one claim ranks (at least; twice the claim's limit when that is more).
+// Webhooks already at their cap are left out before this window, so one webhook's backlog cannot fill it and starve
+// the others.
 const claimWindow = 400;
 
 /**
@@ -37,7 +38,7 @@ const dueScan = (retries: 'true' | 'false', capped: string, held: string | null)
   WHERE status = 'pending' AND attempts ${retries === 'true' ? '<>' : '='} '[]'::jsonb AND next_attempt_at <= $1::timestamptz
     AND (claimed_until IS NULL OR claimed_until <= $1::timestamptz)
     AND NOT (webhook_id = ANY(${capped}::text[]))${held === null ? '' : ` AND NOT (id = ANY(${held}::text[]))`}
-  ORDER BY next_attempt_at, seq LIMIT ${claimWindow})`;
+  ORDER BY next_attempt_at, seq LIMIT greatest(${claimWindow}, 2 * $3::integer))`;
 
 /**
  * Leases due deliveries of active webhooks, due retries first (the schedule is a promise; a first attempt has no
@@ -72,7 +73,7 @@ claimed AS (
       : 'SELECT u.* FROM deliveries AS u JOIN picked ON u.id = picked.id'
   }
 )
-SELECT ${selectList(deliveryShape)}, t.retry_base AS "retryBase",
+SELECT ${selectList(deliveryShape)}, t.retry_base AS "retryBase", t.generation,
   w.url AS "webhookUrl", w.signing_secret AS "signingSecret",
   w.previous_signing_secret AS "previousSigningSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
   e.created AS "eventCreated", e.livemode AS "eventLivemode", e.data AS "eventData"
@@ -96,6 +97,7 @@ function claimedDelivery(record: Record<string, unknown>): ClaimedDelivery {
   return {
     delivery,
     retryBase: Number(record.retryBase),
+    generation: Number(record.generation),
     webhook: {
       url: String(record.webhookUrl),
       signingSecret: String(record.signingSecret),
@@ -152,19 +154,22 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
         `UPDATE deliveries AS t SET status = x.status, attempts = t.attempts || jsonb_build_array(x.attempt),
            next_attempt_at = x.next_attempt_at, claimed_until = NULL, claim_token = NULL
          FROM jsonb_to_recordset($1::jsonb)
-           AS x(id text, claim_token text, status text, attempt jsonb, next_attempt_at timestamptz)
-         WHERE t.id = x.id AND t.claim_token IS NOT DISTINCT FROM x.claim_token AND (x.claim_token IS NOT NULL OR t.status = 'pending')
+           AS x(id text, claim_token text, generation integer, status text, attempt jsonb, next_attempt_at timestamptz)
+         WHERE t.id = ANY($2::text[]) AND t.id = x.id AND t.generation = x.generation AND t.claim_token IS NOT DISTINCT FROM x.claim_token
+           AND (x.claim_token IS NOT NULL OR t.status = 'pending')
          RETURNING t.id`,
         [
           JSON.stringify(
             outcomes.map((outcome) => ({
               id: outcome.id,
               claim_token: outcome.claimToken,
+              generation: outcome.generation,
               status: outcome.status,
               attempt: outcome.attempt,
               next_attempt_at: outcome.nextAttemptAt,
             })),
           ),
+          outcomes.map((outcome) => outcome.id),
         ],
       );
       return rows.map((row) => row.id);
@@ -182,7 +187,7 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
         executor,
         deliveryShape,
         `status = 'pending', next_attempt_at = $4::timestamptz, retry_base = jsonb_array_length(t.attempts),
-         claimed_until = NULL, claim_token = NULL`,
+         generation = t.generation + 1, claimed_until = NULL, claim_token = NULL`,
         't.account_id = $1 AND t.webhook_id = $2 AND t.id = $3',
         [accountId, webhookId, id, at],
       );

@@ -2,14 +2,15 @@ import type { ClaimedDelivery, DeliveryRow, EventRow, WebhookRow } from '../rows
 import type { ClaimRequest, Store } from '../store.js';
 import { type Journal, type MemoryTable, ownedMemoryTable } from './memory-table.js';
 
-/** What the SQL table keeps beside a delivery row: the lease and where the retry schedule began. */
+/** What the SQL table keeps beside a delivery row: the lease, where the retry schedule began, the replays. */
 interface Lease {
   claimedUntil: string | null;
   claimToken: string | null;
   retryBase: number;
+  generation: number;
 }
 
-const noLease: Lease = { claimedUntil: null, claimToken: null, retryBase: 0 };
+const noLease: Lease = { claimedUntil: null, claimToken: null, retryBase: 0, generation: 0 };
 
 interface Tables {
   journal: Journal;
@@ -66,6 +67,7 @@ export function memoryDeliveries(tables: Tables): Store['deliveries'] {
       return {
         delivery,
         retryBase: leaseOf(delivery.id).retryBase,
+        generation: leaseOf(delivery.id).generation,
         webhook: {
           url: webhook.url,
           signingSecret: webhook.signingSecret,
@@ -89,7 +91,10 @@ export function memoryDeliveries(tables: Tables): Store['deliveries'] {
       const applied: string[] = [];
       for (const outcome of outcomes) {
         const row = tables.deliveries.entries.get(outcome.id)?.row;
-        if (row === undefined || leaseOf(outcome.id).claimToken !== outcome.claimToken) continue;
+        const lease = leaseOf(outcome.id);
+        if (row === undefined || lease.claimToken !== outcome.claimToken) continue;
+        // Replayed since it was claimed: the replay's own attempt decides.
+        if (lease.generation !== outcome.generation) continue;
         // A leaseless outcome applies only while the delivery is still pending (settled once).
         if (outcome.claimToken === null && row.status !== 'pending') continue;
         tables.deliveries.change(outcome.id, {
@@ -111,7 +116,12 @@ export function memoryDeliveries(tables: Tables): Store['deliveries'] {
     async requeue(accountId, webhookId, id, at) {
       const row = tables.deliveries.entries.get(id)?.row;
       if (row === undefined || row.accountId !== accountId || row.webhookId !== webhookId) return null;
-      setLease(id, { claimedUntil: null, claimToken: null, retryBase: row.attempts.length });
+      setLease(id, {
+        claimedUntil: null,
+        claimToken: null,
+        retryBase: row.attempts.length,
+        generation: leaseOf(id).generation + 1,
+      });
       return tables.deliveries.change(id, { status: 'pending', nextAttemptAt: at } as Partial<DeliveryRow>);
     },
   };

@@ -16,9 +16,10 @@ const request = (claimToken: string, overrides: Partial<ClaimRequest> = {}): Cla
   claimToken,
   ...overrides,
 });
-const outcome = (id: string, claimToken: string | null): DeliveryOutcome => ({
+const outcome = (id: string, claimToken: string | null, generation = 0): DeliveryOutcome => ({
   id,
   claimToken,
+  generation,
   status: 'delivered',
   attempt: { attemptedAt: when(5), statusCode: 204, error: null, durationMs: 7 },
   nextAttemptAt: null,
@@ -103,6 +104,38 @@ export function describeDeliveryClaimCases(context: ContractContext): void {
       expect(await store.deliveries.settle([outcome(ids[1] ?? '', null)])).toEqual([]);
       await store.deliveries.release(null, null);
       for (const id of ids.slice(1)) await store.deliveries.settle([outcome(id, null)]);
+    });
+
+    it('does not settle an attempt claimed before a replay over the replay', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      const webhook = await store.webhooks.insert(webhookRow(accountId));
+      const event = await store.events.insert(eventRow(accountId));
+      const { id } = await store.deliveries.insert(
+        deliveryRow(event, webhook.id, { nextAttemptAt: when(1) }),
+      );
+      const claimFrom = async (at: number) =>
+        (
+          await store.deliveries.claim(
+            request('x', { now: when(at), leaseUntil: null, limit: 1000, perWebhook: 1000 }),
+          )
+        ).find((claimed) => claimed.delivery.id === id);
+      const first = await claimFrom(5);
+      expect(first?.generation).toBe(0);
+      // Replayed while that attempt is in flight: still pending, due now, a new generation.
+      expect(await store.deliveries.requeue(accountId, webhook.id, id, when(6))).toMatchObject({
+        status: 'pending',
+      });
+      expect(await store.deliveries.settle([outcome(id, null, first?.generation)])).toEqual([]);
+      expect(await store.deliveries.get(accountId, id)).toMatchObject({
+        status: 'pending',
+        nextAttemptAt: when(6),
+        attempts: [],
+      });
+      const replayed = await claimFrom(6);
+      expect(replayed?.generation).toBe(1);
+      expect(await store.deliveries.settle([outcome(id, null, replayed?.generation)])).toEqual([id]);
+      expect(await store.deliveries.get(accountId, id)).toMatchObject({ status: 'delivered' });
     });
 
     it('keeps the service clock anchor', async () => {
