@@ -9,10 +9,12 @@ import { stringLiteral } from '../../ir/names.js';
 import type { GeneratedFile } from '../generated-file.js';
 import { printTypeScript } from '../print.js';
 import type { SymbolTable } from '../symbols.js';
+import { relativeImport } from '../symbols.js';
 import { errorsFile } from './errors-file.js';
 import { Imports } from './imports.js';
 import { oauthFile } from './oauth-file.js';
 import type { ClientPlan } from './plan.js';
+import { vendoredRuntimeFile } from './vendor.js';
 
 export const indexFile = 'client/index.ts';
 
@@ -75,7 +77,7 @@ function reexports(plan: ClientPlan, symbols: SymbolTable): StatementStructures[
   ].map(({ module, names, isTypeOnly }) => ({
     kind: StructureKind.ExportDeclaration as const,
     isTypeOnly,
-    moduleSpecifier: symbols.runtimeImport(indexFile, module),
+    moduleSpecifier: relativeImport(indexFile, vendoredRuntimeFile(module)),
     namedExports: names,
   }));
   return [...local, ...runtime];
