@@ -64,7 +64,7 @@ function createClientBody(plan: ClientPlan, imports: Imports): string[] {
 }
 
 /** The errors, the OAuth helper and the runtime's credentials and options, so callers need one import. */
-function reexports(plan: ClientPlan, symbols: SymbolTable): StatementStructures[] {
+function reexports(plan: ClientPlan): StatementStructures[] {
   const local = [errorsFile, ...(plan.oauth === null ? [] : [oauthFile])].map((file) => ({
     kind: StructureKind.ExportDeclaration as const,
     moduleSpecifier: `./${file.slice('client/'.length).replace(/\.ts$/, '.js')}`,
@@ -123,6 +123,6 @@ export function indexFileOf(model: ApiModel, symbols: SymbolTable, plan: ClientP
     docs: ['A client for every operation of the spec, grouped by resource.'],
   });
   return printTypeScript(model, indexFile, {
-    statements: [...imports.structures(), ...statements, ...reexports(plan, symbols)],
+    statements: [...imports.structures(), ...statements, ...reexports(plan)],
   });
 }
