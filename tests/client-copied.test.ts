@@ -56,7 +56,7 @@ describeOptIn('generated/client copied into another project', () => {
     await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
     dataDir = await mkdtemp(path.join(tmpdir(), 'copied-client-data-'));
     service = await start({ dataDir });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await service?.stop();
@@ -77,5 +77,5 @@ describeOptIn('generated/client copied into another project', () => {
     });
     expect(example.stdout).toMatch(/found stm_\S+ \(Pump 7\) while listing/);
     expect(example.stdout).toMatch(/not found: 404 resource_missing \(request \S+\)/);
-  }, 120_000);
+  }, 300_000);
 });
