@@ -29,7 +29,9 @@ export async function emitArtifacts(
   );
   const context: EmitContext = { model, config, symbols, problems: [] };
   const rendered = await Promise.all(emitters.map((emitter) => emitter.emit(context)));
-  const files = rendered.flat().sort((a, b) => (a.path < b.path ? -1 : 1));
+  const emitted = rendered.flat();
+  const completed = emitters.flatMap((emitter) => emitter.complete?.(context, emitted) ?? []);
+  const files = [...emitted, ...completed].sort((a, b) => (a.path < b.path ? -1 : 1));
   return { files, problems: context.problems };
 }
 

@@ -850,6 +850,9 @@ describe('resources: reports, records and their feed', () => {
         changed,
       );
     },
+    // About 110 requests, 51 of them one after another: past the default 30 s on a loaded machine. Time is not what
+    // this check judges.
+    { timeout: 120_000 },
   );
 
   restCheck(

@@ -25,4 +25,6 @@ export interface Emitter {
   name: ArtifactName;
   declare(model: ApiModel): SymbolDeclaration[];
   emit(context: EmitContext): GeneratedFile[] | Promise<GeneratedFile[]>;
+  /** Files made from every artifact's output of the run, after all `emit`s (the client's copies of what it imports). */
+  complete?(context: EmitContext, files: readonly GeneratedFile[]): GeneratedFile[];
 }

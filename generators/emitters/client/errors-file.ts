@@ -9,8 +9,10 @@ import { pascalCase, propertyKey, stringLiteral } from '../../ir/names.js';
 import type { GeneratedFile } from '../generated-file.js';
 import { printTypeScript } from '../print.js';
 import type { SymbolTable } from '../symbols.js';
+import { relativeImport } from '../symbols.js';
 import { findErrorCatalogue } from '../types/error-catalogue.js';
 import { Imports } from './imports.js';
+import { vendoredRuntimeFile } from './vendor.js';
 
 export const errorsFile = 'client/errors.ts';
 
@@ -64,7 +66,7 @@ export function errorsFileOf(model: ApiModel, symbols: SymbolTable): GeneratedFi
       {
         kind: StructureKind.ExportDeclaration,
         namedExports: [apiError],
-        moduleSpecifier: symbols.runtimeImport(errorsFile, 'http/api-error'),
+        moduleSpecifier: relativeImport(errorsFile, vendoredRuntimeFile('http/api-error')),
       },
       ...(hasCatalogue ? [codeOf] : []),
       ...classes,

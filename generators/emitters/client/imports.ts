@@ -1,5 +1,6 @@
 import { type ImportDeclarationStructure, StructureKind } from 'ts-morph';
 import { relativeImport, type SymbolTable } from '../symbols.js';
+import { vendoredArtifactFile, vendoredRuntimeFile } from './vendor.js';
 
 /** The imports of one generated file, collected while its statements are built, then rendered sorted. */
 export class Imports {
@@ -17,14 +18,16 @@ export class Imports {
     return name;
   }
 
-  /** Imports another artifact's symbol and returns the name to use. */
+  /** Imports another artifact's symbol, from the client's own copy of its file (vendor.ts), and returns the name. */
   symbol(artifact: string, kind: string, id: string, typeOnly = true): string {
     const symbol = this.symbols.lookup(artifact, kind, id);
-    return this.add(relativeImport(this.fromFile, symbol.file), symbol.exportName, typeOnly);
+    const file = vendoredArtifactFile(symbol.file);
+    return this.add(relativeImport(this.fromFile, file), symbol.exportName, typeOnly);
   }
 
+  /** Imports a runtime module (`http/transport`) from the client's own copy of it (vendor.ts). */
   runtime(module: string, name: string, typeOnly = false): string {
-    return this.add(this.symbols.runtimeImport(this.fromFile, module), name, typeOnly);
+    return this.add(relativeImport(this.fromFile, vendoredRuntimeFile(module)), name, typeOnly);
   }
 
   local(file: string, name: string, typeOnly = false): string {

@@ -9,10 +9,12 @@ import { stringLiteral } from '../../ir/names.js';
 import type { GeneratedFile } from '../generated-file.js';
 import { printTypeScript } from '../print.js';
 import type { SymbolTable } from '../symbols.js';
+import { relativeImport } from '../symbols.js';
 import { errorsFile } from './errors-file.js';
 import { Imports } from './imports.js';
 import { oauthFile } from './oauth-file.js';
 import type { ClientPlan } from './plan.js';
+import { vendoredRuntimeFile } from './vendor.js';
 
 export const indexFile = 'client/index.ts';
 
@@ -62,7 +64,7 @@ function createClientBody(plan: ClientPlan, imports: Imports): string[] {
 }
 
 /** The errors, the OAuth helper and the runtime's credentials and options, so callers need one import. */
-function reexports(plan: ClientPlan, symbols: SymbolTable): StatementStructures[] {
+function reexports(plan: ClientPlan): StatementStructures[] {
   const local = [errorsFile, ...(plan.oauth === null ? [] : [oauthFile])].map((file) => ({
     kind: StructureKind.ExportDeclaration as const,
     moduleSpecifier: `./${file.slice('client/'.length).replace(/\.ts$/, '.js')}`,
@@ -75,7 +77,7 @@ function reexports(plan: ClientPlan, symbols: SymbolTable): StatementStructures[
   ].map(({ module, names, isTypeOnly }) => ({
     kind: StructureKind.ExportDeclaration as const,
     isTypeOnly,
-    moduleSpecifier: symbols.runtimeImport(indexFile, module),
+    moduleSpecifier: relativeImport(indexFile, vendoredRuntimeFile(module)),
     namedExports: names,
   }));
   return [...local, ...runtime];
@@ -121,6 +123,6 @@ export function indexFileOf(model: ApiModel, symbols: SymbolTable, plan: ClientP
     docs: ['A client for every operation of the spec, grouped by resource.'],
   });
   return printTypeScript(model, indexFile, {
-    statements: [...imports.structures(), ...statements, ...reexports(plan, symbols)],
+    statements: [...imports.structures(), ...statements, ...reexports(plan)],
   });
 }

@@ -7,6 +7,7 @@ import { indexFile, indexFileOf } from './index-file.js';
 import { oauthFile, oauthFileOf } from './oauth-file.js';
 import { planClient } from './plan.js';
 import { resourceFile } from './resource-file.js';
+import { vendoredFiles } from './vendor.js';
 
 function declare(model: ApiModel): SymbolDeclaration[] {
   const symbol = (kind: string, id: string, file: string, exportName: string): SymbolDeclaration => ({
@@ -31,7 +32,8 @@ function declare(model: ApiModel): SymbolDeclaration[] {
 
 /**
  * The REST client: a class per resource group (`client.streams.create(...)`), typed errors from the catalogue, the
- * OAuth helper, and `createClient`. Types come from the types artifact, behaviour from `runtime/http/`.
+ * OAuth helper, and `createClient`. Types come from the types artifact, behaviour from `runtime/http/`; both are
+ * copied into `client/` (vendor.ts), so the folder needs nothing outside it.
  */
 function emit({ model, symbols, problems }: EmitContext): GeneratedFile[] {
   if (model.operations.length === 0) return [];
@@ -58,4 +60,4 @@ function emit({ model, symbols, problems }: EmitContext): GeneratedFile[] {
   ];
 }
 
-export const clientEmitter: Emitter = { name: 'client', declare, emit };
+export const clientEmitter: Emitter = { name: 'client', declare, emit, complete: vendoredFiles };
