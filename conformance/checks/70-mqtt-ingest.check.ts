@@ -62,6 +62,46 @@ describe('MQTT ingest', () => {
   );
 
   check(
+    ['RULE-INGEST-ACKNOWLEDGED-SAMPLE-RULE'],
+    'QoS 1 samples are acknowledged in the order they were published, and every acknowledged sample reaches a subscriber',
+    async (context) => {
+      // Within one bucket of the lowest quality's rate, so none is over the rate and every one must be accepted.
+      const count = Math.min(50, qualityMembers.low.sampleRateHz * rules.rateWindow.burstSeconds);
+      const stream = await createStream({ quality: 'low', format: 'json' });
+      const subscriber = await subscribeTo(stream);
+      const device = await connectAs(stream);
+      try {
+        const acknowledged: number[] = [];
+        await Promise.all(
+          Array.from({ length: count }, (_, offset) =>
+            device
+              .publish(topicOf(stream.id), encodeSample('json', sampleOf(offset + 1)), { qos: 1 })
+              .then(() => acknowledged.push(offset + 1)),
+          ),
+        );
+        await waitUntil(() => telemetryOf(subscriber).length >= count, 5000);
+        const received = telemetryOf(subscriber).map(indexOf);
+        const expected = Array.from({ length: count }, (_, offset) => offset + 1);
+        context.evidence('acknowledged, then received', { acknowledged, received });
+        expectWith(
+          JSON.stringify(acknowledged) === JSON.stringify(expected),
+          `PUBACKs in publish order for ${count} QoS 1 samples`,
+          { acknowledged, packets: device.packets },
+        );
+        expectWith(
+          JSON.stringify(received) === JSON.stringify(expected),
+          'every acknowledged sample on the live feed, once each, in order',
+          { received, frames: subscriber.frames },
+        );
+      } finally {
+        await device.close();
+        await subscriber.close();
+        await deleteStream(stream);
+      }
+    },
+  );
+
+  check(
     ['INF-ASYNCAPI-SERVERS-MQTT', 'RULE-INGEST-AUTHENTICATION-RULE'],
     'a wrong streamKey, an unknown stream and a deleted stream are refused at CONNECT (not authorized)',
     async (context) => {
