@@ -10,12 +10,14 @@ interface Equality {
 }
 
 /**
- * One page of an account's rows, newest first by insertion sequence. `after` returns rows older than the cursor row,
+ * One page of an account's rows, newest first: by `createdAt`, ties by insertion sequence. Not by sequence alone:
+ * with several nodes (or one node's pool) writing at once, a row stamped earlier may be inserted later, and the list
+ * must agree with the timestamps it shows (ADR 0023). `after` returns rows older than the cursor row,
  * `before` rows newer than it (still newest first, the ones nearest the cursor); with both, the rows between them.
  * `hasMore` says whether more rows lie beyond the page in the direction paged. `null` when a cursor is not a row of
  * this account (and of the shape's cursor scope).
  */
-export async function listPage<Row>(
+export async function listPage<Row extends { createdAt: string }>(
   executor: SqlExecutor,
   shape: OwnedTableShape<Row>,
   accountId: string,
@@ -27,6 +29,7 @@ export async function listPage<Row>(
     ...filterEqualities(shape, filter),
   ];
   const scope = equalities.filter(({ field }) => field === 'accountId' || shape.cursorScope.includes(field));
+  const created = `t.${shape.columns.createdAt.name}`;
   const parameters = new SqlParameters();
   const conditions = equalities.map((equality) => renderEquality(equality, parameters));
   for (const [cursor, comparison] of [
@@ -34,18 +37,21 @@ export async function listPage<Row>(
     [page.before, '>'],
   ] as const) {
     if (cursor === undefined) continue;
-    const sequence = await cursorSequence(executor, shape.table, scope, cursor);
-    if (sequence === null) return null;
-    conditions.push(`t.seq ${comparison} ${parameters.add(sequence)}::bigint`);
+    const position = await cursorPosition(executor, shape, scope, cursor);
+    if (position === null) return null;
+    conditions.push(
+      `(${created}, t.seq) ${comparison} (${parameters.add(position.createdAt, 'timestamp')}, ${parameters.add(position.seq)}::bigint)`,
+    );
   }
   const backwards = page.after === undefined && page.before !== undefined;
+  const direction = backwards ? 'ASC' : 'DESC';
   const limit = parameters.add(page.limit + 1);
   const rows = await selectRows(
     executor,
     shape,
     conditions.join(' AND '),
     parameters.values,
-    `ORDER BY t.seq ${backwards ? 'ASC' : 'DESC'} LIMIT ${limit}::integer`,
+    `ORDER BY ${created} ${direction}, t.seq ${direction} LIMIT ${limit}::integer`,
   );
   const items = rows.slice(0, page.limit);
   return { items: backwards ? items.reverse() : items, hasMore: rows.length > page.limit };
@@ -66,19 +72,22 @@ function renderEquality(equality: Equality, parameters: SqlParameters): string {
   return `t.${equality.column.name} = ${parameters.add(equality.value, equality.column.kind)}`;
 }
 
-/** The cursor row's sequence number, or null when no row of the scope has that id. */
-async function cursorSequence(
+/**
+ * The cursor row's place in the order, or null when no row of the scope has that id. The timestamp comes back as
+ * PostgreSQL's text, which casts back to the same instant to the microsecond (a JS Date would keep milliseconds).
+ */
+async function cursorPosition<Row extends { createdAt: string }>(
   executor: SqlExecutor,
-  table: string,
+  shape: OwnedTableShape<Row>,
   scope: readonly Equality[],
   cursor: string,
-): Promise<unknown> {
+): Promise<{ createdAt: string; seq: unknown } | null> {
   const parameters = new SqlParameters();
   const conditions = scope.map((equality) => renderEquality(equality, parameters));
   conditions.push(`t.id = ${parameters.add(cursor)}`);
-  const [row] = await executor.query<{ seq: unknown }>(
-    `SELECT t.seq FROM ${table} AS t WHERE ${conditions.join(' AND ')}`,
+  const [row] = await executor.query<{ createdAt: string; seq: unknown }>(
+    `SELECT t.${shape.columns.createdAt.name}::text AS "createdAt", t.seq FROM ${shape.table} AS t WHERE ${conditions.join(' AND ')}`,
     parameters.values,
   );
-  return row ? row.seq : null;
+  return row ?? null;
 }

@@ -7,10 +7,10 @@ import { insertRow, selectOne, updateRows } from './table-statements.js';
 /** A table of resources owned by an account: every statement is scoped by `account_id`. */
 const fixedFields = new Set(['id', 'accountId']);
 
-export function ownedTable<Row extends { id: string; accountId: string }, Filter extends object>(
-  executor: SqlExecutor,
-  shape: OwnedTableShape<Row>,
-): ResourceTable<Row, Filter> {
+export function ownedTable<
+  Row extends { id: string; accountId: string; createdAt: string },
+  Filter extends object,
+>(executor: SqlExecutor, shape: OwnedTableShape<Row>): ResourceTable<Row, Filter> {
   const get = (accountId: string, id: string) =>
     selectOne(executor, shape, 't.account_id = $1 AND t.id = $2', [accountId, id]);
   return {

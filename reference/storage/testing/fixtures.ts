@@ -40,7 +40,7 @@ export const streamRow = (accountId: string, overrides: Partial<StreamRow> = {})
   ...overrides,
 });
 
-export const reportRow = (accountId: string, overrides: { status?: string } = {}) => ({
+export const reportRow = (accountId: string, overrides: { status?: string; createdAt?: string } = {}) => ({
   id: uniqueId('rep'),
   accountId,
   title: 'Shift report',

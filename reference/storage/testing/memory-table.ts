@@ -124,8 +124,15 @@ const matches = (row: object, filter: object) =>
     ([field, value]) => value === undefined || (row as Record<string, unknown>)[field] === value,
   );
 
+/** Oldest first by createdAt, ties by insertion: the list order of the SQL store's `listPage`, reversed. */
+type Listed = Owned & { createdAt: string };
+// Normalised ISO 8601 timestamps (see `normalised`) compare as strings.
+const listOrder = <Row extends Listed>(left: Entry<Row>, right: Entry<Row>) =>
+  (left.row.createdAt < right.row.createdAt ? -1 : left.row.createdAt > right.row.createdAt ? 1 : 0) ||
+  left.seq - right.seq;
+
 /** A page of an account's rows, newest first; the same rules as the SQL store's `listPage`. */
-function listPage<Row extends Owned>(
+function listPage<Row extends Listed>(
   table: MemoryTable<Row>,
   accountId: string,
   page: PageRequest,
@@ -134,31 +141,32 @@ function listPage<Row extends Owned>(
   const scope = Object.fromEntries(
     Object.entries(filter).filter(([field]) => table.shape.cursorScope.includes(field)),
   );
-  const cursorSeq = (id: string | undefined) => {
+  const cursorEntry = (id: string | undefined) => {
     if (id === undefined) return undefined;
     const entry = table.entries.get(id);
     return entry !== undefined && entry.row.accountId === accountId && matches(entry.row, scope)
-      ? entry.seq
+      ? entry
       : null;
   };
-  const [after, before] = [cursorSeq(page.after), cursorSeq(page.before)];
+  const [after, before] = [cursorEntry(page.after), cursorEntry(page.before)];
   if (after === null || before === null) return null;
   const chosen: Entry<Row>[] = [];
   for (const entry of table.entries.values()) {
     if (entry.row.accountId !== accountId || !matches(entry.row, filter)) continue;
-    if ((after !== undefined && entry.seq >= after) || (before !== undefined && entry.seq <= before))
-      continue;
+    if (after !== undefined && listOrder(entry, after) >= 0) continue;
+    if (before !== undefined && listOrder(entry, before) <= 0) continue;
     chosen.push(entry);
   }
+  chosen.sort(listOrder);
   const backwards = page.after === undefined && page.before !== undefined;
-  // Entries are in insertion order: newest first is from the end; `before` alone wants the ones nearest the cursor.
+  // Sorted oldest first: newest first is from the end; `before` alone wants the ones nearest the cursor.
   const ordered = backwards ? chosen : chosen.reverse();
   const items = ordered.slice(0, page.limit).map((entry) => table.read(entry) as Row);
   return { items: backwards ? items.reverse() : items, hasMore: ordered.length > page.limit };
 }
 
 /** The ResourceTable over one MemoryTable: every read and write scoped to the account. */
-export function ownedMemoryTable<Row extends Owned, Filter extends object>(
+export function ownedMemoryTable<Row extends Listed, Filter extends object>(
   table: MemoryTable<Row>,
   onDelete: (row: Row) => void = () => {},
 ): ResourceTable<Row, Filter> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../store.js';
-import { newAccount, recordRow, reportRow, streamRow, uniqueId } from '../fixtures.js';
+import { at, newAccount, recordRow, reportRow, streamRow, uniqueId } from '../fixtures.js';
 import type { ContractContext } from './context.js';
 
 /** Inserts `count` streams one after the other; returns their ids newest first (the order of every list). */
@@ -56,6 +56,35 @@ function describePaging(context: ContractContext): void {
         before: idAt(ids, 6),
       });
       expect(idsOf(between)).toEqual(ids.slice(3, 6));
+    });
+
+    it('newest first by createdAt even when rows arrive out of that order (two nodes writing at once)', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      // Stamped 5, 3, 4, 1, 3, 2 minutes in, inserted in that order; the two at 3 tie and keep insertion order.
+      const minutes = [5, 3, 4, 1, 3, 2];
+      const rows = [];
+      for (const minute of minutes)
+        rows.push(await store.reports.insert(reportRow(accountId, { createdAt: at(minute) })));
+      const inserted = rows.map((row) => row.id);
+      const expected = [0, 2, 4, 1, 5, 3].map((index) => idAt(inserted, index));
+      const all = await store.reports.list(accountId, { limit: 10 });
+      expect(idsOf(all)).toEqual(expected);
+      const first = await store.reports.list(accountId, { limit: 3 });
+      const rest = await store.reports.list(accountId, { limit: 3, after: idAt(idsOf(first) ?? [], 2) });
+      expect([idsOf(first), idsOf(rest), rest?.hasMore]).toEqual([
+        expected.slice(0, 3),
+        expected.slice(3),
+        false,
+      ]);
+      const back = await store.reports.list(accountId, { limit: 2, before: idAt(expected, 3) });
+      expect([idsOf(back), back?.hasMore]).toEqual([expected.slice(1, 3), true]);
+      const between = await store.reports.list(accountId, {
+        limit: 10,
+        after: idAt(expected, 0),
+        before: idAt(expected, 4),
+      });
+      expect(idsOf(between)).toEqual(expected.slice(1, 4));
     });
 
     it('an unknown cursor gives null', async () => {
