@@ -155,6 +155,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     autoApproveConsent: options.autoApproveConsent ?? false,
     streamLifecycle,
     webhookTargets,
+    feedVersions: cluster?.feedVersions,
   };
   // --- Live data plane: the fan-out bus and MQTT ingest (ADR 0010). Ingest idles streams a crash left live. ---
   const bus = cluster?.bus ?? new InProcessFanoutBus((error) => console.error('fan-out listener:', error));

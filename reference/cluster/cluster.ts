@@ -7,6 +7,7 @@ import { startCacheInvalidation } from './cache-invalidation.js';
 import { ChannelSubscriptions } from './channel-subscriptions.js';
 import { openRedisConnections } from './redis-connections.js';
 import { RedisFanoutBus } from './redis-fanout-bus.js';
+import { RedisFeedVersions } from './redis-feed-versions.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisStreamLeases } from './redis-stream-leases.js';
 import { RedisSubscriberCounts } from './redis-subscriber-counts.js';
@@ -31,6 +32,8 @@ export interface Cluster {
   rateLimiter: RedisRateLimiter;
   /** subscriberCount summed over every node alive. */
   subscriberCounts: RedisSubscriberCounts;
+  /** Report feed versions: a feed cached on one node is checked against every node's writes. */
+  feedVersions: RedisFeedVersions;
   /** The store with API keys and accounts cached, changes announced to and heard from every node. */
   cached(store: Store): Store;
   /** Runs `idleOrphans` every lease lifetime: streams left live by a dead node go idle. */
@@ -76,6 +79,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     bus,
     leases,
     subscriberCounts,
+    feedVersions: new RedisFeedVersions(redis.commands),
     rateLimiter: new RedisRateLimiter(redis.commands, options.clock, windowSeconds, options.timeScale),
     cached: (store) => cachedStore(store, caches, invalidation.announce),
     sweep(idleOrphans) {

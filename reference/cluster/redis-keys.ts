@@ -14,6 +14,8 @@ export const redisKeys = {
   subscriberCounts: (streamId: string) => `${prefix}subscribers:${streamId}`,
   /** Present while a node instance is alive (expires unless refreshed). */
   nodeAlive: (instance: string) => `${prefix}node:${instance}`,
+  /** The version of an account's report feeds, replaced after each change to its reports or records. */
+  feedVersion: (accountId: string) => `${prefix}feed:${accountId}`,
   /** Changed API keys and accounts: every node drops them from its caches. */
   invalidationChannel: `${prefix}invalidate`,
 } as const;

@@ -111,6 +111,31 @@ describe.skipIf('unavailable' in topology)('two nodes on PostgreSQL and Redis (A
     await second.endAsync();
   });
 
+  it('a report feed cached on node B is not answered 304 once a record was published through node A', async () => {
+    const [a, b] = running().nodes;
+    const report = (await a.api('POST', '/reports', { title: 'Cross-node feed' })).body;
+    const publish = async (title: string) => {
+      const samples = [{ ts: 1, values: { rpm: 1 } }];
+      const record = (await a.api('POST', `/reports/${report.id}/records`, { title, samples })).body;
+      expect((await a.api('POST', `/reports/${report.id}/records/${record.id}/publish`)).status).toBe(200);
+    };
+    await publish('first run');
+    // Node B renders and caches the feed; asked again with its ETag, it answers 304 from the cache.
+    const feedUrl = `${b.service.urls.baseUrl}/reports/${report.id}/feed.xml`;
+    const before = await fetch(feedUrl);
+    const etag = before.headers.get('etag') ?? '';
+    expect([before.status, await before.text()]).toEqual([200, expect.stringContaining('first run')]);
+    expect((await fetch(feedUrl, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    await publish('second run');
+    // At once, not after the cache's age bound: the write's answer left node A after every node could see it.
+    const after = await fetch(feedUrl, { headers: { 'if-none-match': etag } });
+    expect([after.status, await after.text()]).toEqual([200, expect.stringContaining('second run')]);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(
+      (await fetch(feedUrl, { headers: { 'if-none-match': after.headers.get('etag') ?? '' } })).status,
+    ).toBe(304);
+  });
+
   it('a key revoked through node A is refused by node B at once (its cache would keep it a minute)', async () => {
     const [a, b] = running().nodes;
     const { service } = a;

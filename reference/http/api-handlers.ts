@@ -98,7 +98,7 @@ export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache)
     }),
     getReportFeed: async ({ params, raw }) => {
       admitAddress(dependencies.addressLimit, raw);
-      const feed = feeds.current(params.reportId) ?? (await renderFeed(params.reportId));
+      const feed = (await feeds.lookup(params.reportId)) ?? (await renderFeed(params.reportId));
       const headers = { ETag: feed.etag, 'Cache-Control': feedCacheControl };
       if (ifNoneMatch(raw.headers['if-none-match'], feed.etag)) return { status: 304, headers };
       return { status: 200, body: feed.xml, headers };

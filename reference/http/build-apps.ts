@@ -78,7 +78,7 @@ export async function buildApps(
   settings: HttpSettings = {},
 ): Promise<ServiceApps> {
   const all = Object.values(routes);
-  const feeds = new FeedCache(dependencies.clock);
+  const feeds = new FeedCache(dependencies.clock, dependencies.feedVersions);
   // Handlers write through a store that tells the feed cache, so a feed is rebuilt only after its account changed.
   const watched = { ...dependencies, store: feedInvalidatingStore(dependencies.store, feeds) };
   const handlers = { ...apiHandlers(watched, feeds), ...oauthHandlers(watched) };

@@ -2,6 +2,7 @@ import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../clock.js';
 import type { TargetPolicy } from '../delivery/target-address.js';
 import type { RateLimiter } from '../rate-limiter.js';
+import type { FeedVersions } from '../services/feed-versions.js';
 import type { StreamLifecycle } from '../services/stream-lifecycle.js';
 import type { ServiceUrls } from '../services/urls.js';
 import type { Store } from '../storage/store.js';
@@ -25,4 +26,6 @@ export interface ServiceDependencies {
   streamLifecycle?: StreamLifecycle;
   /** Which addresses webhooks may point at (checked at creation; the dispatcher checks again at every connection). */
   webhookTargets: TargetPolicy;
+  /** With several nodes, the shared versions report feeds are cached under (ADR 0023); none in one process. */
+  feedVersions?: FeedVersions | undefined;
 }

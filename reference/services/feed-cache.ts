@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.js';
 import type { Store } from '../storage/store.js';
+import type { FeedVersions } from './feed-versions.js';
 
 /** Feeds kept at once, and how long one is trusted without a write seen (writes by another node, on PostgreSQL). */
 const maxFeeds = 1_000;
@@ -14,16 +15,27 @@ export interface CachedFeed {
 
 /**
  * Rendered feeds by report (issue 12, item 1; ADR 0014). An entry holds while its account saw no write to reports or
- * records through this process's store, and for at most `maxAgeSeconds`, so another node's write shows up soon.
+ * records through this process's store, and for at most `maxAgeSeconds`. With several nodes (ADR 0023) it holds
+ * only while the account's shared version is still the one it was rendered under: one read per request, and no
+ * node answers from a feed older than a write whose answer has left any node.
  */
-type CacheEntry = CachedFeed & { accountId: string; generation: number; storedAt: number };
+type CacheEntry = CachedFeed & {
+  accountId: string;
+  generation: number;
+  storedAt: number;
+  /** The account's shared version when the feed was rendered (null with one process). */
+  version: string | null;
+};
 
 export class FeedCache {
   readonly #feeds = new LRUCache<string, CacheEntry>({ max: maxFeeds });
   readonly #generations = new LRUCache<string, number>({ max: 100_000 });
   readonly #building = new Map<string, Promise<CachedFeed>>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly versions?: FeedVersions,
+  ) {}
 
   /**
    * The cached feed of a report while it is current, without asking the store anything: a deleted or changed report
@@ -35,16 +47,28 @@ export class FeedCache {
     return cached.generation === (this.#generations.get(cached.accountId) ?? 0) ? cached : undefined;
   }
 
+  /** `current`, and with several nodes only if no node changed the account since (one read of its version). */
+  async lookup(reportId: string): Promise<CachedFeed | undefined> {
+    const cached = this.current(reportId);
+    if (cached === undefined || this.versions === undefined) return cached;
+    const version = await this.versions.read(cached.accountId);
+    return version !== null && version === cached.version ? cached : undefined;
+  }
+
   /** The cached feed of a report, or one rendered by `render` and cached. */
   async get(reportId: string, accountId: string, render: () => Promise<string>): Promise<CachedFeed> {
     const generation = this.#generations.get(accountId) ?? 0;
+    // Read before rendering: a write landing in between leaves the new feed under the old version, rebuilt next time.
+    const version = this.versions === undefined ? null : await this.versions.read(accountId);
     const cached = this.current(reportId);
-    if (cached !== undefined && cached.accountId === accountId) return cached;
+    const trusted = this.versions === undefined || version !== null;
+    if (trusted && cached !== undefined && cached.accountId === accountId && cached.version === version)
+      return cached;
     // Concurrent readers of a feed being built wait for that one build instead of starting their own.
-    const key = `${reportId} ${generation}`;
+    const key = `${reportId} ${generation} ${version}`;
     const pending = this.#building.get(key);
     if (pending !== undefined) return pending;
-    const building = this.#build(reportId, accountId, generation, render);
+    const building = this.#build(reportId, { accountId, generation, version }, render);
     this.#building.set(key, building);
     try {
       return await building;
@@ -53,10 +77,14 @@ export class FeedCache {
     }
   }
 
-  async #build(reportId: string, accountId: string, generation: number, render: () => Promise<string>) {
+  async #build(
+    reportId: string,
+    state: Pick<CacheEntry, 'accountId' | 'generation' | 'version'>,
+    render: () => Promise<string>,
+  ) {
     const xml = await render();
     const etag = `"${createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
-    this.#feeds.set(reportId, { xml, etag, accountId, generation, storedAt: this.clock.now() });
+    this.#feeds.set(reportId, { xml, etag, ...state, storedAt: this.clock.now() });
     return { xml, etag };
   }
 
@@ -64,15 +92,40 @@ export class FeedCache {
   changed(accountId: string): void {
     this.#generations.set(accountId, (this.#generations.get(accountId) ?? 0) + 1);
   }
+
+  /**
+   * After a change is committed: forgets the accounts' feeds here again (a render between the write and the commit
+   * read the old rows) and, with several nodes, everywhere. A version that could not be replaced leaves other nodes
+   * trusting their entries up to `maxAgeSeconds`, as long as the feed's own `Cache-Control: max-age`.
+   */
+  async committed(accountIds: readonly string[]): Promise<void> {
+    for (const accountId of accountIds) this.changed(accountId);
+    if (this.versions === undefined || accountIds.length === 0) return;
+    await this.versions
+      .replace(accountIds)
+      .catch((error: Error) => console.error('feed versions (redis):', error.message));
+  }
 }
 
-/** The store with every write to reports and records telling the feed cache. */
+/**
+ * The store with every write to reports and records telling the feed cache: at once, and again once committed (inside
+ * a transaction, the accounts written are collected and told after the outermost transaction ends).
+ */
 export function feedInvalidatingStore(store: Store, cache: FeedCache): Store {
+  return watchedStore(store, cache, (accountIds) => cache.committed(accountIds));
+}
+
+function watchedStore(
+  store: Store,
+  cache: FeedCache,
+  committed: (accountIds: readonly string[]) => Promise<void>,
+): Store {
   const tell =
     <Arguments extends [string, ...unknown[]], Result>(write: (...args: Arguments) => Promise<Result>) =>
     async (...args: Arguments): Promise<Result> => {
       const result = await write(...args);
       cache.changed(args[0]);
+      await committed([args[0]]);
       return result;
     };
   const { reports, records } = store;
@@ -90,9 +143,18 @@ export function feedInvalidatingStore(store: Store, cache: FeedCache): Store {
       insert: async (row) => {
         const inserted = await records.insert(row);
         cache.changed(row.accountId);
+        await committed([row.accountId]);
         return inserted;
       },
     },
-    transaction: (work) => store.transaction((inner) => work(feedInvalidatingStore(inner, cache))),
+    async transaction(work) {
+      const written = new Set<string>();
+      const collect = async (accountIds: readonly string[]) => {
+        for (const accountId of accountIds) written.add(accountId);
+      };
+      const result = await store.transaction((inner) => work(watchedStore(inner, cache, collect)));
+      await committed([...written]);
+      return result;
+    },
   };
 }
