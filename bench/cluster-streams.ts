@@ -7,7 +7,7 @@
 // delivered sample of the nodes and of redis-server (from /proc, over the whole runner run including its warm-up).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { systemClock } from '../reference/clock.js';
@@ -127,6 +127,8 @@ async function runLoad(streams: number, baseUrl: string, key: string, pids: numb
   return { ingest: result.ingest, cpu: after.map((value, index) => value - (before[index] ?? 0)) };
 }
 
+const ms = (value: number | null) => (value === null ? '-' : `${value.toFixed(1)} ms`);
+
 function line(label: string, streams: number, run: Awaited<ReturnType<typeof runLoad>>) {
   const { ingest, cpu } = run;
   const total = (seconds + warmupSeconds) * streams * 1000;
@@ -135,9 +137,11 @@ function line(label: string, streams: number, run: Awaited<ReturnType<typeof run
   const nodes = cpu.slice(0, -1);
   console.log(
     `${label.padEnd(9)} ${String(streams).padStart(3)} streams: delivered ${ingest.received}/${ingest.expected}, ` +
-      `lost ${ingest.lost}, p50 ${ingest.latencyMs.p50} ms, p99 ${ingest.latencyMs.p99} ms, ` +
+      `lost ${ingest.lost}, p50 ${ms(ingest.latencyMs.p50)}, p99 ${ms(ingest.latencyMs.p99)}, ` +
       `late ${(late * 100).toFixed(1)}%; CPU/sample nodes ${nodes.map(perSample).join(' + ')}, ` +
-      `redis ${perSample(cpu.at(-1) ?? 0)}`,
+      `redis ${perSample(cpu.at(-1) ?? 0)}; load average ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' ')}`,
   );
 }
 
