@@ -4,7 +4,8 @@
 // (node A's public MQTT address is B's), so each sample crosses the Redis hop and ingest and fan-out run on different
 // processes. One node: devices and subscribers on it (with Redis, its own subscribers hear it through Redis too).
 // Per run: delivered samples, loss, latency p50/p99 (publish → subscriber), the runner's late share, and CPU per
-// delivered sample of the nodes and of redis-server (from /proc, over the whole runner run including its warm-up).
+// delivered sample of the nodes and of redis-server (from /proc, over the whole runner run including its warm-up and the
+// streams' set-up, which weighs on runs of few streams).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -131,7 +132,8 @@ const ms = (value: number | null) => (value === null ? '-' : `${value.toFixed(1)
 
 function line(label: string, streams: number, run: Awaited<ReturnType<typeof runLoad>>) {
   const { ingest, cpu } = run;
-  const total = (seconds + warmupSeconds) * streams * 1000;
+  // Samples delivered, the warm-up's counted as the run's (same pace): the work done for the CPU spent.
+  const total = (ingest.received * (seconds + warmupSeconds)) / seconds;
   const perSample = (cpuSecondsSpent: number) => `${((cpuSecondsSpent / total) * 1e6).toFixed(1)} µs`;
   const late = ingest.pacing.scheduled === 0 ? 0 : ingest.pacing.late / ingest.pacing.scheduled;
   const nodes = cpu.slice(0, -1);
