@@ -12,6 +12,8 @@ export const redisKeys = {
   rateWindow: (key: string) => `${prefix}rate:${key}`,
   /** Each node's count of a stream's subscribers (field: the node's instance). */
   subscriberCounts: (streamId: string) => `${prefix}subscribers:${streamId}`,
+  /** Present while a stream's subscriberCount coalescing window is open (set by the message that opened it). */
+  countWindow: (streamId: string) => `${prefix}count-window:${streamId}`,
   /** Present while a node instance is alive (expires unless refreshed). */
   nodeAlive: (instance: string) => `${prefix}node:${instance}`,
   /** The version of an account's report feeds, replaced after each change to its reports or records. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Stream } from '../../generated/types/schemas.js';
+import { subscriberCountCoalesceMilliseconds } from '../fanout/live-feed-rules.js';
 import type { SubscriberCounts } from '../fanout/subscriber-counts.js';
 import type { RedisFanoutBus } from './redis-fanout-bus.js';
 import { redisKeys } from './redis-keys.js';
@@ -8,7 +9,9 @@ import { redisKeys } from './redis-keys.js';
 /**
  * Sets (or removes) this node's count in the stream's hash, sums the counts of nodes still alive (a field whose node
  * key expired is a dead node's and is dropped), and when ARGV[4] is 1 numbers and publishes the status message with
- * the sum, in the same script: every subscriber sees the counts in the order Redis computed them.
+ * the sum, in the same script: every subscriber sees the counts in the order Redis computed them. A message opens the
+ * stream's coalescing window (KEYS[4], ARGV[6] ms) for every node; inside it nothing is published and the window's
+ * remaining milliseconds come back, so the caller can announce once it ends.
  */
 const countScript = `if tonumber(ARGV[2]) > 0 then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 else redis.call('HDEL', KEYS[1], ARGV[1]) end
@@ -19,13 +22,14 @@ for i = 1, #fields, 2 do
   else redis.call('HDEL', KEYS[1], fields[i]) end
 end
 if ARGV[4] == '1' then
+  if not redis.call('SET', KEYS[4], '1', 'NX', 'PX', ARGV[6]) then return {total, math.max(1, redis.call('PTTL', KEYS[4]))} end
   local seq = redis.call('INCR', KEYS[2])
   redis.call('PUBLISH', KEYS[3], seq .. '\\n[' .. ARGV[5] .. total .. '}]')
 end
-return total`;
+return {total, 0}`;
 
 type CountingRedis = Redis & {
-  countSubscribers(...keysThenArgs: (string | number)[]): Promise<number>;
+  countSubscribers(...keysThenArgs: (string | number)[]): Promise<[number, number]>;
 };
 
 /**
@@ -38,6 +42,9 @@ export class RedisSubscriberCounts implements SubscriberCounts {
   readonly #redis: CountingRedis;
   readonly #instance: string;
   readonly #timer: NodeJS.Timeout;
+  /** Per stream: this node's latest count and status message, and the announcement owed when the window ends. */
+  readonly #latest = new Map<string, { local: number; prefix: string }>();
+  readonly #owed = new Map<string, NodeJS.Timeout>();
 
   constructor(
     commands: Redis,
@@ -47,7 +54,7 @@ export class RedisSubscriberCounts implements SubscriberCounts {
     private readonly onError: (error: unknown) => void,
   ) {
     if (!('countSubscribers' in commands))
-      commands.defineCommand('countSubscribers', { numberOfKeys: 3, lua: countScript });
+      commands.defineCommand('countSubscribers', { numberOfKeys: 4, lua: countScript });
     this.#redis = commands as CountingRedis;
     this.#instance = `${nodeId}:${randomUUID()}`;
     this.#timer = setInterval(() => this.#alive(), aliveMilliseconds / 3);
@@ -63,28 +70,56 @@ export class RedisSubscriberCounts implements SubscriberCounts {
     // What this node published before goes first, so the status message keeps its place among them.
     if (announce) this.bus.flush();
     const prefix = `${JSON.stringify({ type: 'status', streamId, status }).slice(0, -1)},"subscriberCount":`;
-    return this.#count(streamId, local, announce ? prefix : null);
+    if (local === 0) this.#latest.delete(streamId);
+    else this.#latest.set(streamId, { local, prefix });
+    return this.#count(streamId, local, announce ? prefix : null, true);
   }
 
   current(streamId: string, local: number): Promise<number> {
-    return this.#count(streamId, local, null);
+    return this.#count(streamId, local, null, false);
   }
 
   close(): void {
     clearInterval(this.#timer);
+    for (const timer of this.#owed.values()) clearTimeout(timer);
+    this.#owed.clear();
   }
 
-  #count(streamId: string, local: number, announcePrefix: string | null): Promise<number> {
-    return this.#redis.countSubscribers(
+  async #count(
+    streamId: string,
+    local: number,
+    announcePrefix: string | null,
+    retry: boolean,
+  ): Promise<number> {
+    const [total, windowLeft] = await this.#redis.countSubscribers(
       redisKeys.subscriberCounts(streamId),
       redisKeys.sequence(streamId),
       redisKeys.liveChannel(streamId),
+      redisKeys.countWindow(streamId),
       this.#instance,
       local,
       redisKeys.nodeAlive(''),
       announcePrefix === null ? 0 : 1,
       announcePrefix ?? '',
+      subscriberCountCoalesceMilliseconds,
     );
+    if (windowLeft > 0 && retry) this.#announceLater(streamId, announcePrefix ?? '', windowLeft);
+    return total;
+  }
+
+  /**
+   * Another node's message opened the window: this change is owed once it ends. Whatever message then wins the next
+   * window sums this node's count as it is by then, so an owed announcement that finds a window open again is dropped.
+   */
+  #announceLater(streamId: string, prefix: string, milliseconds: number): void {
+    if (this.#owed.has(streamId)) return;
+    const timer = setTimeout(() => {
+      this.#owed.delete(streamId);
+      const latest = this.#latest.get(streamId) ?? { local: 0, prefix };
+      this.#count(streamId, latest.local, latest.prefix, false).catch(this.onError);
+    }, milliseconds);
+    timer.unref();
+    this.#owed.set(streamId, timer);
   }
 
   async #alive(): Promise<void> {
