@@ -72,7 +72,11 @@ export class DeviceConnection {
     this.done = new Promise((resolve) => {
       closed = resolve;
     });
-    socket.on('data', (chunk: Buffer) => this.#framer.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      const startedAt = performance.now();
+      this.#framer.push(chunk);
+      this.context.overload.recordIngestTime(performance.now() - startedAt);
+    });
     socket.on('error', () => this.#destroy());
     socket.on('close', () => void this.#onClose().then(closed));
   }

@@ -5,11 +5,15 @@ export interface LoadReading {
   lagMilliseconds: number;
   /** The share of that time the loop was busy rather than waiting for I/O, 0 to 1. */
   utilization: number;
+  /** The share of that time spent handling devices' bytes (ingest and what the bus does with what it accepts). */
+  ingestShare: number;
 }
 
-/** What the overload guard reads: how late and how busy the service runs, one reading per call. */
+/** What the overload guard reads: how late and how busy the service runs, and how much of it is ingest's doing. */
 export interface LoadSignal {
   read(): LoadReading;
+  /** Ingest spent this long on one read from a device's socket. */
+  recordIngestTime(milliseconds: number): void;
   close(): void;
 }
 
@@ -21,7 +25,9 @@ const resolutionMilliseconds = 10;
  * collection, one database write) is one long turn among many short ones, while sustained overload makes every
  * turn long. The histogram is never reset (a reset drops the turn that spans it, the very turn that matters when a
  * turn takes seconds); readings difference its running count and sum instead. The utilization tells a service that is its own
- * bottleneck (busy nearly all the time) from one that merely waits for a CPU on a busy machine (late, but mostly idle).
+ * bottleneck (busy nearly all the time) from one that merely waits for a CPU on a busy machine (late, but mostly idle),
+ * and ingest's share of the time tells whether shedding ingest would help at all (a loop kept busy by something else,
+ * REST traffic or clients in the same process, is not relieved by dropping samples).
  */
 export class EventLoopLag implements LoadSignal {
   readonly #histogram = monitorEventLoopDelay({ resolution: resolutionMilliseconds });
@@ -29,6 +35,7 @@ export class EventLoopLag implements LoadSignal {
   #sumNanoseconds = 0;
   #readAt = performance.now();
   #utilizationAt: EventLoopUtilization = performance.eventLoopUtilization();
+  #ingestMilliseconds = 0;
 
   constructor() {
     this.#histogram.enable();
@@ -45,10 +52,20 @@ export class EventLoopLag implements LoadSignal {
     // No probe completed since the last reading: the whole interval was one turn.
     const meanMilliseconds =
       turns > 0 ? (sum - this.#sumNanoseconds) / turns / 1e6 : now - this.#readAt + resolutionMilliseconds;
+    const ingestShare = Math.min(1, this.#ingestMilliseconds / Math.max(1, now - this.#readAt));
+    this.#ingestMilliseconds = 0;
     this.#count = count;
     this.#sumNanoseconds = sum;
     this.#readAt = now;
-    return { lagMilliseconds: Math.max(0, meanMilliseconds - resolutionMilliseconds), utilization };
+    return {
+      lagMilliseconds: Math.max(0, meanMilliseconds - resolutionMilliseconds),
+      utilization,
+      ingestShare,
+    };
+  }
+
+  recordIngestTime(milliseconds: number): void {
+    this.#ingestMilliseconds += milliseconds;
   }
 
   close(): void {

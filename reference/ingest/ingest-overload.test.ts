@@ -9,10 +9,11 @@ import { connectedDevice, type RawDevice } from './testing/raw-device.js';
 
 /** The load signal, set by the test: overload is forced deterministically, whatever the machine is doing. */
 class ForcedLoad implements LoadSignal {
-  reading: LoadReading = { lagMilliseconds: 0, utilization: 0 };
+  reading: LoadReading = { lagMilliseconds: 0, utilization: 0, ingestShare: 0 };
   read(): LoadReading {
     return this.reading;
   }
+  recordIngestTime(): void {}
   close(): void {}
 }
 
@@ -21,16 +22,17 @@ const guard = new OverloadGuard(load, {
   sampleIntervalMilliseconds: 20,
   enterLagMilliseconds: 150,
   enterUtilization: 0.9,
+  enterIngestShare: 0.5,
   enterReadings: 2,
   exitLagMilliseconds: 50,
   exitReadings: 3,
 });
 async function overload(): Promise<void> {
-  load.reading = { lagMilliseconds: 1000, utilization: 1 };
+  load.reading = { lagMilliseconds: 1000, utilization: 1, ingestShare: 1 };
   await eventually(() => guard.overloaded);
 }
 async function recover(): Promise<void> {
-  load.reading = { lagMilliseconds: 0, utilization: 0.1 };
+  load.reading = { lagMilliseconds: 0, utilization: 0.1, ingestShare: 0.1 };
   await eventually(() => !guard.overloaded);
 }
 

@@ -5,7 +5,7 @@ import type { IngestFaults } from '../faults.js';
 import type { Store } from '../storage/store.js';
 import { DeviceConnection } from './device-connection.js';
 import { DeviceErrorReporter } from './device-error-reporter.js';
-import { EventLoopLag } from './event-loop-lag.js';
+import { EventLoopLag, type LoadReading } from './event-loop-lag.js';
 import { defaultOverloadSettings, OverloadGuard, type OverloadSettings } from './overload-guard.js';
 import type { StreamLeases } from './stream-leases.js';
 import { StreamSessions } from './stream-sessions.js';
@@ -56,8 +56,8 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
   return address.port;
 }
 
-function logOverload(overloaded: boolean, reading: { lagMilliseconds: number; utilization: number }): void {
-  const measured = `event-loop lag ${reading.lagMilliseconds.toFixed(0)} ms, utilization ${reading.utilization.toFixed(2)}`;
+function logOverload(overloaded: boolean, reading: LoadReading): void {
+  const measured = `event-loop lag ${reading.lagMilliseconds.toFixed(0)} ms, utilization ${reading.utilization.toFixed(2)}, ingest ${reading.ingestShare.toFixed(2)}`;
   console.warn(
     overloaded
       ? `ingest: overloaded (${measured}): refusing new devices and shedding samples as device.error service_overloaded`

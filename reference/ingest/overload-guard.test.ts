@@ -7,14 +7,17 @@ const settings: OverloadSettings = {
   sampleIntervalMilliseconds: 20,
   enterLagMilliseconds: 150,
   enterUtilization: 0.9,
+  enterIngestShare: 0.5,
   enterReadings: 2,
   exitLagMilliseconds: 50,
   exitReadings: 3,
 };
-const high: LoadReading = { lagMilliseconds: 400, utilization: 1 };
-const low: LoadReading = { lagMilliseconds: 5, utilization: 0.3 };
-const lateButIdle: LoadReading = { lagMilliseconds: 400, utilization: 0.2 };
-const middle: LoadReading = { lagMilliseconds: 100, utilization: 1 };
+const high: LoadReading = { lagMilliseconds: 400, utilization: 1, ingestShare: 0.8 };
+const low: LoadReading = { lagMilliseconds: 5, utilization: 0.3, ingestShare: 0.2 };
+const lateButIdle: LoadReading = { lagMilliseconds: 400, utilization: 0.2, ingestShare: 0.1 };
+const busyElsewhere: LoadReading = { lagMilliseconds: 400, utilization: 1, ingestShare: 0.1 };
+const middle: LoadReading = { lagMilliseconds: 100, utilization: 1, ingestShare: 0.8 };
+const quiet = { read: () => low, recordIngestTime() {}, close() {} };
 
 describe('OverloadGuard: hysteresis over readings', () => {
   const cases: Array<[string, { given: LoadReading[]; want: boolean[] }]> = [
@@ -26,6 +29,10 @@ describe('OverloadGuard: hysteresis over readings', () => {
     [
       'late but idle (a starved machine, not a busy service)',
       { given: [lateButIdle, lateButIdle, lateButIdle], want: [false, false, false] },
+    ],
+    [
+      'busy with something else than ingest (REST, clients in the same process)',
+      { given: [busyElsewhere, busyElsewhere, busyElsewhere], want: [false, false, false] },
     ],
     [
       'between the thresholds while overloaded: stays',
@@ -42,15 +49,17 @@ describe('OverloadGuard: hysteresis over readings', () => {
   ];
   for (const [name, { given, want }] of cases)
     it(name, () => {
-      const guard = new OverloadGuard({ read: () => low, close() {} }, settings);
-      expect(given.map((reading) => (guard.observe(reading), guard.overloaded))).toEqual(want);
+      const guard = new OverloadGuard(quiet, settings);
+      const states = given.map((reading) => {
+        guard.observe(reading);
+        return guard.overloaded;
+      });
+      expect(states).toEqual(want);
     });
 
   it('counts episodes and reports each change once', () => {
     const changes: boolean[] = [];
-    const guard = new OverloadGuard({ read: () => low, close() {} }, settings, (overloaded) =>
-      changes.push(overloaded),
-    );
+    const guard = new OverloadGuard(quiet, settings, (overloaded) => changes.push(overloaded));
     for (const reading of [high, high, high, low, low, low, low, high, high]) guard.observe(reading);
     expect(changes).toEqual([true, false, true]);
     expect(guard.counts.episodes).toBe(2);
@@ -76,15 +85,18 @@ describe('EventLoopLag (node:perf_hooks) and the guard on the real event loop', 
     // only makes turns longer and the loop no less busy.
     expect(reading.lagMilliseconds).toBeGreaterThanOrEqual(90);
     expect(reading.utilization).toBeGreaterThan(0.5);
+    expect(reading.ingestShare).toBe(0);
   });
 
-  it('turns kept busy make the default guard overloaded; an idle loop recovers it', async () => {
+  it('turns kept busy by ingest make the default guard overloaded; an idle loop recovers it', async () => {
     const guard = new OverloadGuard(new EventLoopLag(), defaultOverloadSettings);
     guard.start();
     try {
       const until = Date.now() + 10_000;
       while (!guard.overloaded && Date.now() < until) {
+        const startedAt = performance.now();
         busyTurn(250);
+        guard.recordIngestTime(performance.now() - startedAt);
         await new Promise((resolve) => setImmediate(resolve));
       }
       expect(guard.overloaded).toBe(true);

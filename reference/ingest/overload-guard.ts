@@ -6,8 +6,10 @@ export interface OverloadSettings {
   sampleIntervalMilliseconds: number;
   /** A reading at or above this lag... */
   enterLagMilliseconds: number;
-  /** ...and at or above this utilization of the event loop counts towards overload... */
+  /** ...at or above this utilization of the event loop... */
   enterUtilization: number;
+  /** ...and at or above this share of the time spent on ingest counts towards overload... */
+  enterIngestShare: number;
   /** ...and this many in a row make the service overloaded (one pause of the service is one reading). */
   enterReadings: number;
   /** A reading at or below this lag (whatever the utilization) counts towards recovery... */
@@ -23,12 +25,14 @@ export interface OverloadSettings {
  * is caught within two turns. 150 ms sits above what a busy shared machine adds to a healthy service's loop and well
  * below the seconds an overloaded one falls behind; half a second at or below 50 ms ends it. The utilization keeps a
  * healthy service on a starved machine from shedding: a few per cent of work stretched by waiting for a CPU is late
- * but mostly idle, while a service that cannot keep up is busy all the time.
+ * but mostly idle, while a service that cannot keep up is busy all the time. Ingest's share keeps a loop that is
+ * busy with something else (REST traffic, test clients in the same process) from shedding samples for nothing.
  */
 export const defaultOverloadSettings: OverloadSettings = {
   sampleIntervalMilliseconds: 100,
   enterLagMilliseconds: 150,
   enterUtilization: 0.9,
+  enterIngestShare: 0.5,
   enterReadings: 2,
   exitLagMilliseconds: 50,
   exitReadings: 5,
@@ -73,17 +77,30 @@ export class OverloadGuard {
   }
 
   /** One reading of the signal (called by the timer; public so the state machine can be tested on its own). */
-  observe({ lagMilliseconds, utilization }: LoadReading): void {
-    const { enterLagMilliseconds, enterUtilization, enterReadings, exitLagMilliseconds, exitReadings } =
-      this.settings;
+  observe(reading: LoadReading): void {
+    const { enterReadings, exitLagMilliseconds, exitReadings } = this.settings;
     const towardsChange = this.#overloaded
-      ? lagMilliseconds <= exitLagMilliseconds
-      : lagMilliseconds >= enterLagMilliseconds && utilization >= enterUtilization;
+      ? reading.lagMilliseconds <= exitLagMilliseconds
+      : this.#counts(reading);
     this.#streak = towardsChange ? this.#streak + 1 : 0;
     if (this.#streak < (this.#overloaded ? exitReadings : enterReadings)) return;
     this.#overloaded = !this.#overloaded;
     this.#streak = 0;
     if (this.#overloaded) this.counts.episodes += 1;
-    this.onChange(this.#overloaded, { lagMilliseconds, utilization });
+    this.onChange(this.#overloaded, reading);
+  }
+
+  /** Ingest spent this long on one read from a device's socket (its share of the loop is part of the signal). */
+  recordIngestTime(milliseconds: number): void {
+    this.signal.recordIngestTime(milliseconds);
+  }
+
+  #counts({ lagMilliseconds, utilization, ingestShare }: LoadReading): boolean {
+    const { enterLagMilliseconds, enterUtilization, enterIngestShare } = this.settings;
+    return (
+      lagMilliseconds >= enterLagMilliseconds &&
+      utilization >= enterUtilization &&
+      ingestShare >= enterIngestShare
+    );
   }
 }
