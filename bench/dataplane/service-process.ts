@@ -27,7 +27,20 @@ bus.subscribeAll((message) => {
 });
 let failures = 0;
 // The service's own guard and settings, without its log lines in the benchmark's output.
-const overload = new OverloadGuard(new EventLoopLag(), defaultOverloadSettings);
+const lag = new EventLoopLag();
+const traced = process.env.INGEST_BENCH_TRACE === '1';
+const overload = new OverloadGuard(
+  {
+    read() {
+      const reading = lag.read();
+      if (traced) console.error(`trace ${Math.round(wallNow() % 100000)} ${JSON.stringify(reading)}`);
+      return reading;
+    },
+    recordIngestTime: (milliseconds) => lag.recordIngestTime(milliseconds),
+    close: () => lag.close(),
+  },
+  defaultOverloadSettings,
+);
 const server = await startIngestServer({
   host: '127.0.0.1',
   port: 0,
@@ -67,6 +80,7 @@ process.on('message', async (message: ToChild) => {
   } else if (message.kind === 'window') {
     counter.setWindow(message.start, message.end);
     cpu = measureOverWindow(message.start, message.end, wallNow(), ownCpuMicroseconds);
+    if (traced) console.error(`trace window ${Math.round(message.start % 100000)} ${Math.round(message.end % 100000)}`);
     for (const name of ['shedMessages', 'refusedConnections', 'episodes'] as const)
       shedding[name] = measureOverWindow(message.start, message.end, wallNow(), () => overload.counts[name]);
   } else if (message.kind === 'report') {

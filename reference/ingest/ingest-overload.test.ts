@@ -26,6 +26,7 @@ const guard = new OverloadGuard(load, {
   enterReadings: 2,
   exitLagMilliseconds: 50,
   exitReadings: 3,
+  errorEventsPerSecond: 20,
 });
 async function overload(): Promise<void> {
   load.reading = { lagMilliseconds: 1000, utilization: 1, ingestShare: 1 };

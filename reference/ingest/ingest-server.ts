@@ -79,7 +79,6 @@ export async function startIngestServer(options: IngestServerOptions): Promise<I
     options.faults,
   );
   await sessions.recover();
-  const errors = new DeviceErrorReporter(options.store, options.clock, onFailure);
   const faults = options.faults ?? {};
   const overload =
     options.overload ??
@@ -89,6 +88,13 @@ export async function startIngestServer(options: IngestServerOptions): Promise<I
       logOverload,
     );
   overload.start();
+  const errors = new DeviceErrorReporter(
+    options.store,
+    options.clock,
+    onFailure,
+    Date.now,
+    overload.settings.errorEventsPerSecond,
+  );
   const context = { store: options.store, sessions, errors, bus: options.bus, overload, onFailure, faults };
   const connections = new Set<DeviceConnection>();
   const server = createServer({ noDelay: true }, (socket) => {

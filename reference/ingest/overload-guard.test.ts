@@ -11,6 +11,7 @@ const settings: OverloadSettings = {
   enterReadings: 2,
   exitLagMilliseconds: 50,
   exitReadings: 3,
+  errorEventsPerSecond: 20,
 };
 const high: LoadReading = { lagMilliseconds: 400, utilization: 1, ingestShare: 0.8 };
 const low: LoadReading = { lagMilliseconds: 5, utilization: 0.3, ingestShare: 0.2 };

@@ -16,6 +16,8 @@ export interface OverloadSettings {
   exitLagMilliseconds: number;
   /** ...and this many in a row end the overload. */
   exitReadings: number;
+  /** device.error service_overloaded events written per second over all streams (each stream still one a second). */
+  errorEventsPerSecond: number;
 }
 
 /**
@@ -36,6 +38,7 @@ export const defaultOverloadSettings: OverloadSettings = {
   enterReadings: 2,
   exitLagMilliseconds: 50,
   exitReadings: 5,
+  errorEventsPerSecond: 20,
 };
 
 /**
