@@ -147,9 +147,16 @@ async function overloadStep(service: Side, streams: number, lines: string[]): Pr
   lines.push(line('service 3×', result));
   const shed = result.shedding;
   const unaccounted = result.sent - result.received - (shed?.shedMessages ?? 0);
+  const due = (streams * rateHz * measureMilliseconds) / 1000;
   lines.push(
     `  at N=${streams} the service ${service.receiver.alive ? 'is still up' : 'DIED'}: sent ${result.sent}, accepted ${result.received} (p50 ${milliseconds(result.p50)}, p99 ${milliseconds(result.p99)}), shed ${shed?.shedMessages ?? 'n/a'} as device.error service_overloaded in ${shed?.episodes ?? 'n/a'} overload episode(s), ${unaccounted} neither (in flight at the window's edges or queued), ${shed?.refusedConnections ?? 0} connections refused busy; peak RSS ${result.maxRssMegabytes.toFixed(0)} MB`,
   );
+  // Samples are stamped when the driver calls publish: a driver that cannot keep up queues them itself, and their
+  // latency is the driver's, not the service's.
+  if (result.sent < 0.9 * due)
+    lines.push(
+      `  the driver sent ${result.sent} of the ${due} samples due: it was saturated itself, so the latencies above include its own queueing`,
+    );
 }
 
 export async function run(): Promise<string> {
