@@ -80,7 +80,8 @@ process.on('message', async (message: ToChild) => {
   } else if (message.kind === 'window') {
     counter.setWindow(message.start, message.end);
     cpu = measureOverWindow(message.start, message.end, wallNow(), ownCpuMicroseconds);
-    if (traced) console.error(`trace window ${Math.round(message.start % 100000)} ${Math.round(message.end % 100000)}`);
+    if (traced)
+      console.error(`trace window ${Math.round(message.start % 100000)} ${Math.round(message.end % 100000)}`);
     for (const name of ['shedMessages', 'refusedConnections', 'episodes'] as const)
       shedding[name] = measureOverWindow(message.start, message.end, wallNow(), () => overload.counts[name]);
   } else if (message.kind === 'report') {

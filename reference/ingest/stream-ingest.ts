@@ -14,8 +14,8 @@ const overloadReason = 'The service is overloaded and shed the message; send it 
 
 /**
  * What happens to each PUBLISH of one live device, cheapest check first: the topic, overload of the service, the
- * size, the rate window, then decoding and validation. An accepted sample goes to the fan-out bus; a dropped one raises device.error
- * (bounded per second by the reporter). Nothing here closes the connection: one bad message costs only itself.
+ * size, the rate window, then decoding and validation. An accepted sample goes to the fan-out bus; a dropped one
+ * raises device.error (bounded per second by the reporter). Nothing here closes the connection: one bad message costs only itself.
  */
 export class StreamIngest {
   readonly #bucket: TokenBucket;
