@@ -21,6 +21,7 @@ import {
   getStream,
   liveUrl,
   sleep,
+  statusCountsOf,
   subscriberToken,
   subscribeTo,
   telemetryOf,
@@ -315,6 +316,8 @@ describe('live feed', () => {
       const first = await subscribeTo(stream);
       const second = await subscribeTo(stream);
       const counted = await waitUntil(async () => (await getStream(stream)).subscriberCount === 2, 5000, 50);
+      // Counts may be coalesced (subscriberCountMessages.coalesceMilliseconds): the 2 is told before the next change.
+      await waitUntil(() => statusCountsOf(first).includes(2), 5000);
       await second.close();
       const shrunk = await waitUntil(async () => (await getStream(stream)).subscriberCount === 1, 5000, 50);
       const deliveries = await hooks.waitFor(
@@ -341,9 +344,7 @@ describe('live feed', () => {
         counted,
         shrunk,
       });
-      const counts = messages
-        .filter((message) => message.type === 'status')
-        .map((message) => message.subscriberCount);
+      const counts = statusCountsOf(first);
       expectWith(
         counts.includes(2) && counts.at(-1) === 1,
         'status messages with subscriberCount 2, then 1',

@@ -317,7 +317,8 @@ export const channelFacts = {
         rule: 'every stream\'s subscriberCount is set to 0 before the first subscriber can connect',
       },
       subscriberCountMessages: {
-        rule: 'every change of subscriberCount (the stream\'s field, kept current) is also sent to the stream\'s subscribers as a status message, the new subscriber included',
+        rule: 'every change of subscriberCount (the stream\'s field, kept current) is also sent to the stream\'s subscribers as a status message, the new subscriber included; a change made less than coalesceMilliseconds after the last such message is sent when that time is up, as one message carrying the count as it is then, so subscribers always end at the current count',
+        coalesceMilliseconds: 100,
       },
     },
   },

@@ -4,7 +4,7 @@ import { liveFeedAddress } from '../../generated/messages/live-feed.js';
 import { validateLiveFrame } from '../../generated/validators/index.js';
 import { channelUrl } from '../../runtime/ws-subscriber.js';
 import type { LiveMessage } from './fanout-bus.js';
-import { closeCodes, maxBufferedBytes } from './live-feed-rules.js';
+import { closeCodes, maxBufferedBytes, subscriberCountCoalesceMilliseconds } from './live-feed-rules.js';
 import { type LiveFeedFixture, startLiveFeedFixture } from './testing/live-feed-fixture.js';
 import { recordingSubscriber } from './testing/recording-subscriber.js';
 
@@ -22,6 +22,11 @@ async function publishInBursts(streamId: string, total: number, burst: number) {
     fixture.publishTelemetry(streamId, Math.min(burst, total - sent), sent);
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** The subscriberCount of the last status message, if any. */
+function lastCount(messages: LiveMessage[]): number | undefined {
+  return messages.findLast((message) => message.type === 'status')?.subscriberCount;
 }
 
 function expectContiguous(messages: LiveMessage[]) {
@@ -48,10 +53,8 @@ describe('live feed delivery', () => {
     );
     const total = 10_000;
     await Promise.all(
-      subscribers.map((subscriber, index) =>
-        subscriber.until(
-          (messages) => messages.filter((message) => message.type === 'status').length >= 3 - index,
-        ),
+      subscribers.map((subscriber) =>
+        subscriber.until((messages) => lastCount(messages) === subscribers.length),
       ),
     );
     await publishInBursts(streamId, total, 50);
@@ -102,6 +105,26 @@ describe('live feed delivery', () => {
     await first.close();
     await expect.poll(async () => (await fixture.store.streams.getById(streamId))?.subscriberCount).toBe(0);
     expect(fixture.liveFeed.subscriberCount(streamId)).toBe(0);
+  });
+
+  it('coalesces the counts of a crowd joining into one status message per window, ending at the true count', async () => {
+    const streamId = await fixture.newStream();
+    const token = await fixture.token(streamId);
+    const first = await recordingSubscriber(fixture.wsUrl, streamId, token);
+    await first.until((messages) => lastCount(messages) === 1);
+    const started = performance.now();
+    const crowd = await Promise.all(
+      Array.from({ length: 50 }, () => recordingSubscriber(fixture.wsUrl, streamId, token)),
+    );
+    const everyone = [first, ...crowd];
+    await Promise.all(everyone.map((each) => each.until((messages) => lastCount(messages) === 51)));
+    const elapsed = performance.now() - started;
+    const statuses = first.messages.filter((message) => message.type === 'status').length - 1;
+    // One message opens each window and one more may close it: never one per newcomer.
+    expect(statuses).toBeLessThanOrEqual(Math.ceil(elapsed / subscriberCountCoalesceMilliseconds) + 1);
+    expect(statuses).toBeLessThan(crowd.length);
+    expectContiguous(first.messages);
+    await Promise.all(everyone.map((each) => each.close()));
   });
 
   it('drops a subscriber that stops reading with 1013 while another receives everything', async () => {

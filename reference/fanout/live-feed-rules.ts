@@ -19,6 +19,9 @@ export const maxBufferedBytes: number = rules.maxBufferedBytes;
 
 export const pingIntervalMilliseconds: number = rules.keepAlive.pingIntervalSeconds * 1000;
 
+/** Changes of subscriberCount this close after a status message wait and go out as one (wall clock). */
+export const subscriberCountCoalesceMilliseconds: number = rules.subscriberCountMessages.coalesceMilliseconds;
+
 /**
  * The longest frame a subscriber may send: RFC 6455 limits control frames (ping, pong, close) to 125 bytes of
  * payload, and the feed accepts no data frames, so anything longer is refused before it is buffered.

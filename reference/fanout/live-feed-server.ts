@@ -2,16 +2,21 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { Subscriber } from '../../generated/types/schemas.js';
+import type { Stream, Subscriber } from '../../generated/types/schemas.js';
 import { type Clock, isoTime } from '../clock.js';
 import type { LiveFeedFaults } from '../faults.js';
 import { problem } from '../problems.js';
 import { newId } from '../services/ids.js';
 import type { Store } from '../storage/store.js';
+import { CountAnnouncements } from './count-announcements.js';
 import type { FanoutBus } from './fanout-bus.js';
 import { FlushScheduler } from './flush-scheduler.js';
 import { afterSubscriberEnded } from './live-feed-faults.js';
-import { maxSubscriberFrameBytes, pingIntervalMilliseconds } from './live-feed-rules.js';
+import {
+  maxSubscriberFrameBytes,
+  pingIntervalMilliseconds,
+  subscriberCountCoalesceMilliseconds,
+} from './live-feed-rules.js';
 import { StreamAudience } from './stream-audience.js';
 import { SubscriberAccounting } from './subscriber-accounting.js';
 import { SubscriberConnection } from './subscriber-connection.js';
@@ -57,6 +62,10 @@ export class LiveFeedServer {
   readonly #scheduler = new FlushScheduler();
   readonly #accounting: SubscriberAccounting;
   readonly #counts: SubscriberCounts;
+  readonly #announcements = new CountAnnouncements<Stream['status']>(
+    subscriberCountCoalesceMilliseconds,
+    (streamId, status) => this.#announceOwed(streamId, status),
+  );
   readonly #pinger: NodeJS.Timeout;
   readonly #onError: (error: unknown) => void;
   #stopping = false;
@@ -102,6 +111,7 @@ export class LiveFeedServer {
       audience.deleted = true;
       audience.closeAll('streamDeleted');
     }
+    this.#announcements.forget(streamId);
     this.options.bus.forget(streamId);
   }
 
@@ -113,6 +123,7 @@ export class LiveFeedServer {
   async close(): Promise<void> {
     this.#stopping = true;
     clearInterval(this.#pinger);
+    this.#announcements.close();
     for (const audience of [...this.#audiences.values()]) audience.closeAll('serviceStopping');
     await this.#accounting.settled();
     await this.#socketsClosed(closeGraceMilliseconds);
@@ -225,9 +236,23 @@ export class LiveFeedServer {
   #countChanged(audience: StreamAudience): void {
     if (audience.deleted) return;
     const { accountId, streamId } = audience;
-    const total = this.#counts.changed(streamId, audience.status, audience.connections.size, !this.#stopping);
+    const announce = !this.#stopping && this.#announcements.changed(streamId, audience.status);
+    const total = this.#counts.changed(streamId, audience.status, audience.connections.size, announce);
     this.#accounting.subscriberCount(accountId, streamId, total, () =>
       this.#counts.current(streamId, this.subscriberCount(streamId)),
+    );
+  }
+
+  /**
+   * The count a coalescing window owes its stream's subscribers, as it is now. The audience may be gone (its last
+   * subscriber left here): subscribers on other nodes are still told, with this node's count at 0.
+   */
+  #announceOwed(streamId: string, status: Stream['status']): void {
+    const audience = this.#audiences.get(streamId);
+    if (this.#stopping || audience?.deleted === true) return;
+    const local = audience?.connections.size ?? 0;
+    Promise.resolve(this.#counts.changed(streamId, audience?.status ?? status, local, true)).catch(
+      this.#onError,
     );
   }
 

@@ -151,6 +151,13 @@ export function telemetryOf(subscriber: Subscriber): Array<Record<string, unknow
     );
 }
 
+/** The subscriberCount of each status message a subscriber received, in order. */
+export function statusCountsOf(subscriber: Subscriber): unknown[] {
+  return (subscriber.messages() as Array<Record<string, unknown>>)
+    .filter((message) => message.type === 'status')
+    .map((message) => message.subscriberCount);
+}
+
 /** The sample index a telemetry message carries (see sampleOf). */
 export const indexOf = (message: Record<string, unknown>) =>
   (message.sample as { values?: { seq_check?: number } } | undefined)?.values?.seq_check;
