@@ -20,6 +20,7 @@ import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
 import type { LogLevel } from './http/request-log.js';
 import { startIngestServer } from './ingest/ingest-server.js';
+import type { OverloadSettings } from './ingest/overload-guard.js';
 import { persistentClock } from './persistent-clock.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { StreamRecorder } from './recording/stream-recorder.js';
@@ -81,6 +82,8 @@ export interface StartOptions {
   deviceLeaseMilliseconds?: number | undefined;
   /** With Redis: how long a cached API key may outlive a change no node heard of (1 s by default). */
   keyCacheMilliseconds?: number | undefined;
+  /** When MQTT ingest counts as overloaded and sheds load (ADR 0029); engine tuning, defaults in ingest/overload-guard.ts. */
+  ingestOverload?: Partial<OverloadSettings>;
   /** Test-only broken behaviour (reference/faults.ts); off by default, and `npm start` cannot set it. */
   faults?: ReferenceFaults;
 }
@@ -168,6 +171,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     bus,
     leases,
     faults: options.faults,
+    overloadSettings: options.ingestOverload,
   });
   cluster?.sweep(() => ingest.sessions.recover());
   // --- end of the live data plane ---

@@ -16,6 +16,8 @@ export type FromChild =
       /** CPU time of the child between the window's start and end, in microseconds (null: not measured here). */
       cpuMicroseconds: number | null;
       maxRssBytes: number;
+      /** What the service shed for overload during the window (x-ingest-rules.overload); absent for a broker. */
+      shedding?: { shedMessages: number; refusedConnections: number; episodes: number };
     };
 
 /** CPU time (user + system) of this process in microseconds. */

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { systemClock } from '../../reference/clock.js';
 import { InProcessFanoutBus } from '../../reference/fanout/in-process-fanout-bus.js';
+import { EventLoopLag } from '../../reference/ingest/event-loop-lag.js';
 import { startIngestServer } from '../../reference/ingest/ingest-server.js';
+import { defaultOverloadSettings, OverloadGuard } from '../../reference/ingest/overload-guard.js';
 import { createAccount } from '../../reference/seed.js';
 import { createStream } from '../../reference/services/streams.js';
 import { openStore } from '../../reference/storage/open-store.js';
@@ -24,12 +26,28 @@ bus.subscribeAll((message) => {
   counter.add(message.streamId, n ?? -1, sentAt ?? 0, wallNow());
 });
 let failures = 0;
+// The service's own guard and settings, without its log lines in the benchmark's output.
+const lag = new EventLoopLag();
+const traced = process.env.INGEST_BENCH_TRACE === '1';
+const overload = new OverloadGuard(
+  {
+    read() {
+      const reading = lag.read();
+      if (traced) console.error(`trace ${Math.round(wallNow() % 100000)} ${JSON.stringify(reading)}`);
+      return reading;
+    },
+    recordIngestTime: (milliseconds) => lag.recordIngestTime(milliseconds),
+    close: () => lag.close(),
+  },
+  defaultOverloadSettings,
+);
 const server = await startIngestServer({
   host: '127.0.0.1',
   port: 0,
   store,
   clock,
   bus,
+  overload,
   onFailure: () => {
     failures += 1;
   },
@@ -42,6 +60,11 @@ setInterval(() => {
   maxRssBytes = Math.max(maxRssBytes, process.memoryUsage().rss);
 }, 250).unref();
 let cpu: { value: number | null } = { value: null };
+const shedding = {
+  shedMessages: { value: null as number | null },
+  refusedConnections: { value: null as number | null },
+  episodes: { value: null as number | null },
+};
 
 const send = (message: FromChild) => process.send?.(message);
 process.on('message', async (message: ToChild) => {
@@ -57,9 +80,23 @@ process.on('message', async (message: ToChild) => {
   } else if (message.kind === 'window') {
     counter.setWindow(message.start, message.end);
     cpu = measureOverWindow(message.start, message.end, wallNow(), ownCpuMicroseconds);
+    if (traced)
+      console.error(`trace window ${Math.round(message.start % 100000)} ${Math.round(message.end % 100000)}`);
+    for (const name of ['shedMessages', 'refusedConnections', 'episodes'] as const)
+      shedding[name] = measureOverWindow(message.start, message.end, wallNow(), () => overload.counts[name]);
   } else if (message.kind === 'report') {
     if (failures > 0) console.error(`service: ${failures} store failures`);
-    send({ kind: 'report', summary: counter.summary(), cpuMicroseconds: cpu.value, maxRssBytes });
+    send({
+      kind: 'report',
+      summary: counter.summary(),
+      cpuMicroseconds: cpu.value,
+      maxRssBytes,
+      shedding: {
+        shedMessages: shedding.shedMessages.value ?? 0,
+        refusedConnections: shedding.refusedConnections.value ?? 0,
+        episodes: shedding.episodes.value ?? 0,
+      },
+    });
   } else {
     await server.close();
     await store.close();

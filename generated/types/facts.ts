@@ -232,6 +232,9 @@ export const channelFacts = {
       acknowledgedSample: {
         rule: 'a QoS 1 PUBACK of an accepted sample is sent only once the sample has been handed to the fan-out of every node (on several nodes, once Redis has published it), so a crash of the node that received it afterwards does not keep it from any subscriber connected to another node; PUBACKs leave in the order the PUBLISHes arrived, and a sample the fan-out could not take is never acknowledged (the connection is closed, and the device sends it again when it reconnects). QoS 0 samples wait for nothing. What recording keeps after a crash is Record.x-recording.durability.',
       },
+      overload: {
+        rule: 'while the service is overloaded, a new device connection is refused before authentication with MQTT 5 CONNACK 0x89 Server busy or MQTT 3.1.1 return code 3 Server unavailable, and every PUBLISH of a connected device is dropped with device.error service_overloaded (at most one device.error per stream per second, like every drop); a dropped QoS 0 message is gone; a dropped QoS 1 message is never acknowledged as accepted, MQTT 5 answering PUBACK 0x97 Quota exceeded with reason string service_overloaded while the connection stays open, MQTT 3.1.1 closing the connection without a PUBACK so the device sends the message again when it reconnects; no other connection is closed for overload, and once the service has recovered, connections and samples are accepted again',
+      },
       onConnect: 'the stream goes live and device.online is sent',
       onDisconnect: 'the stream goes idle and device.offline is sent',
       sessions: {
@@ -388,6 +391,9 @@ export const deviceErrorCodeMembers = {
   },
   message_too_large: {
     description: 'The message is larger than the broker\'s maximum message size.',
+  },
+  service_overloaded: {
+    description: 'The service was overloaded and shed the message; the device did nothing wrong (x-ingest-rules.overload).',
   },
 } as const;
 /** Members of ErrorCode with their facts. */

@@ -2889,7 +2889,7 @@ return errors === 0;
 validate37.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateDeviceErrorCode = validate38;
-const schema76 = {"type":"string","oneOf":[{"const":"format_mismatch"},{"const":"rate_exceeded"},{"const":"message_too_large"}]};
+const schema76 = {"type":"string","oneOf":[{"const":"format_mismatch"},{"const":"rate_exceeded"},{"const":"message_too_large"},{"const":"service_overloaded"}]};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2966,15 +2966,37 @@ if(_valid0){
 valid0 = true;
 passing0 = 2;
 }
-}
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const _errs5 = errors;
+if("service_overloaded" !== data){
+const err3 = {instancePath,schemaPath:"#/oneOf/3/const",keyword:"const",params:{allowedValue: "service_overloaded"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 3;
+}
+}
+}
+}
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
 }
 errors++;
 validate38.errors = vErrors;
@@ -3711,15 +3733,37 @@ if(_valid0){
 valid5 = true;
 passing0 = 2;
 }
-}
-}
-if(!valid5){
-const err3 = {instancePath:instancePath+"/data/error/code",schemaPath:"#/components/schemas/DeviceErrorCode/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const _errs16 = errors;
+if("service_overloaded" !== data4){
+const err3 = {instancePath:instancePath+"/data/error/code",schemaPath:"#/components/schemas/DeviceErrorCode/oneOf/3/const",keyword:"const",params:{allowedValue: "service_overloaded"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs16 === errors;
+if(_valid0 && valid5){
+valid5 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid0){
+valid5 = true;
+passing0 = 3;
+}
+}
+}
+}
+if(!valid5){
+const err4 = {instancePath:instancePath+"/data/error/code",schemaPath:"#/components/schemas/DeviceErrorCode/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
 }
 errors++;
 validate39.errors = vErrors;
@@ -3743,12 +3787,12 @@ var valid3 = true;
 }
 if(valid3){
 if(data3.message !== undefined){
-const _errs16 = errors;
+const _errs17 = errors;
 if(typeof data3.message !== "string"){
 validate39.errors = [{instancePath:instancePath+"/data/error/message",schemaPath:"#/properties/data/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid3 = _errs16 === errors;
+var valid3 = _errs17 === errors;
 }
 else {
 var valid3 = true;

@@ -9,6 +9,7 @@ import type { DeviceErrorReporter } from './device-error-reporter.js';
 import { ingestLimits } from './ingest-rules.js';
 import { type ConnectRefusal, type PublishOutcome, packetTypes, qosNotSupported } from './mqtt-codes.js';
 import * as replies from './mqtt-replies.js';
+import type { OverloadGuard } from './overload-guard.js';
 import { PacketFramer, type PacketHeader } from './packet-framer.js';
 import { type PublishFields, readPublish } from './read-publish.js';
 import { StreamIngest } from './stream-ingest.js';
@@ -19,6 +20,7 @@ export interface ConnectionContext {
   sessions: StreamSessions;
   errors: DeviceErrorReporter;
   bus: FanoutBus;
+  overload: OverloadGuard;
   onFailure(error: unknown): void;
   faults: IngestFaults;
 }
@@ -70,7 +72,11 @@ export class DeviceConnection {
     this.done = new Promise((resolve) => {
       closed = resolve;
     });
-    socket.on('data', (chunk: Buffer) => this.#framer.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      const startedAt = performance.now();
+      this.#framer.push(chunk);
+      this.context.overload.recordIngestTime(performance.now() - startedAt);
+    });
     socket.on('error', () => this.#destroy());
     socket.on('close', () => void this.#onClose().then(closed));
   }
@@ -122,6 +128,11 @@ export class DeviceConnection {
     if (connect.protocolVersion !== 4 && connect.protocolVersion !== 5)
       return this.#refuse('unsupportedProtocolVersion');
     this.#version = connect.protocolVersion;
+    // Before authentication: refusing must cost an overloaded service nothing (x-ingest-rules.overload).
+    if (this.context.overload.overloaded) {
+      this.context.overload.counts.refusedConnections += 1;
+      return this.#refuse('serverBusy');
+    }
     this.#state = 'authenticating';
     this.socket.pause();
     this.#framer.pause();
@@ -136,6 +147,7 @@ export class DeviceConnection {
         session,
         this.context.bus,
         this.context.errors,
+        this.context.overload,
         Date.now,
         this.context.faults,
       );
@@ -218,8 +230,16 @@ export class DeviceConnection {
     if (qos === 1) this.#acknowledge(prefix.readUInt16BE(topicEnd), outcome);
   }
 
-  /** An accepted sample's PUBACK waits until the bus accepted it (x-ingest-rules.acknowledgedSample). */
+  /**
+   * An accepted sample's PUBACK waits until the bus accepted it (x-ingest-rules.acknowledgedSample). A sample shed
+   * for overload is never acknowledged as accepted, and a 3.1.1 PUBACK can only say accepted: that connection is
+   * closed instead, once the replies before it are out, and the device sends the sample again when it reconnects.
+   */
   #acknowledge(messageId: number, outcome: PublishOutcome): void {
+    if (outcome === 'service_overloaded' && this.#version === 4) {
+      this.#end();
+      return;
+    }
     const reply = replies.puback(messageId, outcome, this.#version);
     this.#acknowledgements.add(reply, outcome === 'accepted' ? this.context.bus.accepted() : null);
   }

@@ -5,6 +5,8 @@ import type { IngestFaults } from '../faults.js';
 import type { Store } from '../storage/store.js';
 import { DeviceConnection } from './device-connection.js';
 import { DeviceErrorReporter } from './device-error-reporter.js';
+import { EventLoopLag, type LoadReading } from './event-loop-lag.js';
+import { defaultOverloadSettings, OverloadGuard, type OverloadSettings } from './overload-guard.js';
 import type { StreamLeases } from './stream-leases.js';
 import { StreamSessions } from './stream-sessions.js';
 
@@ -22,6 +24,10 @@ export interface IngestServerOptions {
   onFailure?: (error: unknown) => void;
   /** Test-only faults (reference/faults.ts). */
   faults?: IngestFaults | undefined;
+  /** Decides when the service sheds load (x-ingest-rules.overload); by default the event loop's lag and use. */
+  overload?: OverloadGuard | undefined;
+  /** Tuning of the default guard (ADR 0029). */
+  overloadSettings?: Partial<OverloadSettings> | undefined;
 }
 
 export interface IngestServer {
@@ -29,6 +35,7 @@ export interface IngestServer {
   readonly url: string;
   readonly port: number;
   readonly sessions: StreamSessions;
+  readonly overload: OverloadGuard;
   /** Open TCP connections, authenticated or not. */
   connectionCount(): number;
   /** Stops accepting, disconnects every device and resolves once every stream it held is idle. */
@@ -49,6 +56,15 @@ async function listen(server: Server, host: string, port: number): Promise<numbe
   return address.port;
 }
 
+function logOverload(overloaded: boolean, reading: LoadReading): void {
+  const measured = `event-loop lag ${reading.lagMilliseconds.toFixed(0)} ms, utilization ${reading.utilization.toFixed(2)}, ingest ${reading.ingestShare.toFixed(2)}`;
+  console.warn(
+    overloaded
+      ? `ingest: overloaded (${measured}): refusing new devices and shedding samples as device.error service_overloaded`
+      : `ingest: recovered from overload (${measured})`,
+  );
+}
+
 /**
  * The MQTT ingest server: a lean MQTT 3.1.1 and 5 server on mqtt-packet that only ingests (ADR 0010). Streams a
  * previous run left live are set idle before the first device can connect.
@@ -63,9 +79,23 @@ export async function startIngestServer(options: IngestServerOptions): Promise<I
     options.faults,
   );
   await sessions.recover();
-  const errors = new DeviceErrorReporter(options.store, options.clock, onFailure);
   const faults = options.faults ?? {};
-  const context = { store: options.store, sessions, errors, bus: options.bus, onFailure, faults };
+  const overload =
+    options.overload ??
+    new OverloadGuard(
+      new EventLoopLag(),
+      { ...defaultOverloadSettings, ...options.overloadSettings },
+      logOverload,
+    );
+  overload.start();
+  const errors = new DeviceErrorReporter(
+    options.store,
+    options.clock,
+    onFailure,
+    Date.now,
+    overload.settings.errorEventsPerSecond,
+  );
+  const context = { store: options.store, sessions, errors, bus: options.bus, overload, onFailure, faults };
   const connections = new Set<DeviceConnection>();
   const server = createServer({ noDelay: true }, (socket) => {
     const connection = new DeviceConnection(socket, context);
@@ -77,6 +107,7 @@ export async function startIngestServer(options: IngestServerOptions): Promise<I
     url: `mqtt://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     port,
     sessions,
+    overload,
     connectionCount: () => connections.size,
     async close() {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -86,6 +117,7 @@ export async function startIngestServer(options: IngestServerOptions): Promise<I
       });
       await Promise.all([stopped, ...closing]);
       await sessions.settled();
+      overload.stop();
     },
   };
 }

@@ -8,7 +8,8 @@ export type ConnectRefusal =
   | 'packetTooLarge'
   | 'unsupportedProtocolVersion'
   | 'identifierRejected'
-  | 'serverUnavailable';
+  | 'serverUnavailable'
+  | 'serverBusy';
 
 export const connectRefusalCodes: Record<ConnectRefusal, { 4: number; 5: number }> = {
   notAuthorized: { 4: 5, 5: 0x87 },
@@ -18,6 +19,8 @@ export const connectRefusalCodes: Record<ConnectRefusal, { 4: number; 5: number 
   unsupportedProtocolVersion: { 4: 1, 5: 0x84 },
   identifierRejected: { 4: 2, 5: 0x85 },
   serverUnavailable: { 4: 3, 5: 0x88 },
+  // 3.1.1 has no "busy"; "server unavailable" is its nearest word, and it too invites a retry later.
+  serverBusy: { 4: 3, 5: 0x89 },
 };
 
 /** MQTT 5 PUBACK reason codes of a dropped message, by the cause of the drop. */
@@ -27,6 +30,8 @@ export const pubackReasonCodes = {
   rate_exceeded: 0x97,
   message_too_large: 0x83,
   otherTopic: 0x87,
+  // Only MQTT 5 ever sees it: a 3.1.1 connection is closed instead of acknowledging (x-ingest-rules.overload).
+  service_overloaded: 0x97,
 } as const;
 
 export type PublishOutcome = keyof typeof pubackReasonCodes;

@@ -1,3 +1,4 @@
+import type { DeviceErrorCode } from '../../generated/types/schemas.js';
 import type { FanoutBus } from '../fanout/fanout-bus.js';
 import type { IngestFaults } from '../faults.js';
 import { decodeSample } from './decode-sample.js';
@@ -5,13 +6,16 @@ import type { DeviceErrorReporter } from './device-error-reporter.js';
 import { publishTarget } from './ingest-faults.js';
 import { ingestLimits, sampleRateOf } from './ingest-rules.js';
 import type { PublishOutcome } from './mqtt-codes.js';
+import type { OverloadGuard } from './overload-guard.js';
 import type { LiveSession } from './stream-sessions.js';
 import { rateBucket, type TokenBucket } from './token-bucket.js';
 
+const overloadReason = 'The service is overloaded and shed the message; send it again later.';
+
 /**
- * What happens to each PUBLISH of one live device, cheapest check first: the topic, the size, the rate window,
- * then decoding and validation. An accepted sample goes to the fan-out bus; a dropped one raises device.error
- * (bounded per second by the reporter). Nothing here closes the connection: one bad message costs only itself.
+ * What happens to each PUBLISH of one live device, cheapest check first: the topic, overload of the service, the
+ * size, the rate window, then decoding and validation. An accepted sample goes to the fan-out bus; a dropped one
+ * raises device.error (bounded per second by the reporter). Nothing here closes the connection: one bad message costs only itself.
  */
 export class StreamIngest {
   readonly #bucket: TokenBucket;
@@ -21,6 +25,7 @@ export class StreamIngest {
     readonly session: LiveSession,
     private readonly bus: FanoutBus,
     private readonly errors: DeviceErrorReporter,
+    private readonly overload: Pick<OverloadGuard, 'overloaded' | 'counts'>,
     private readonly wallNow: () => number = Date.now,
     private readonly faults: IngestFaults = {},
   ) {
@@ -32,6 +37,11 @@ export class StreamIngest {
   handle(topic: string, payload: Buffer | null, payloadBytes: number): PublishOutcome {
     const streamId = publishTarget(topic, this.session.streamId, this.faults);
     if (streamId === null) return 'otherTopic';
+    // Before the rate window: a shed message takes no token, so the device is not also over its rate afterwards.
+    if (this.overload.overloaded) {
+      this.overload.counts.shedMessages += 1;
+      return this.#drop('service_overloaded', overloadReason);
+    }
     if (payload === null || payloadBytes > ingestLimits.maxMessageBytes) {
       const reason = `The message has ${payloadBytes} bytes; the largest accepted is ${ingestLimits.maxMessageBytes}.`;
       return this.#drop('message_too_large', reason);
@@ -52,7 +62,7 @@ export class StreamIngest {
     return 'accepted';
   }
 
-  #drop(code: 'format_mismatch' | 'rate_exceeded' | 'message_too_large', reason: string): PublishOutcome {
+  #drop(code: DeviceErrorCode, reason: string): PublishOutcome {
     this.errors.report(this.session, code, reason);
     return code;
   }

@@ -675,7 +675,7 @@ export interface components {
          * @description Why an ingested MQTT message was refused.
          * @example rate_exceeded
          */
-        DeviceErrorCode: string & ("format_mismatch" | "rate_exceeded" | "message_too_large");
+        DeviceErrorCode: string & ("format_mismatch" | "rate_exceeded" | "message_too_large" | "service_overloaded");
         /**
          * DeviceErrorEvent
          * @description device.error: an ingestion error (format mismatch, bitrate spike and similar).

@@ -15,6 +15,7 @@ import { createWebhook } from '../../services/webhooks.js';
 import { openStore } from '../../storage/open-store.js';
 import type { Store } from '../../storage/store.js';
 import { type IngestServer, startIngestServer } from '../ingest-server.js';
+import type { OverloadGuard } from '../overload-guard.js';
 
 const scratchRoot = fileURLToPath(new URL('../../../.tmp/', import.meta.url));
 const deviceEvents = ['device.online', 'device.offline', 'device.error'] as const;
@@ -54,7 +55,7 @@ async function eventsOf(store: Store, context: ServiceContext, webhookId: string
 }
 
 /** A real ingest server on a free loopback port over a fresh embedded store, and a bus listener that sees all. */
-export async function startIngestFixture(): Promise<IngestFixture> {
+export async function startIngestFixture(options: { overload?: OverloadGuard } = {}): Promise<IngestFixture> {
   await mkdir(scratchRoot, { recursive: true });
   const directory = await mkdtemp(path.join(scratchRoot, 'ingest-'));
   const store = await openStore({ kind: 'embedded', dataDir: path.join(directory, 'database') });
@@ -62,7 +63,8 @@ export async function startIngestFixture(): Promise<IngestFixture> {
   const bus = new InProcessFanoutBus();
   const byStream = new Map<string, LiveMessage[]>();
   bus.subscribeAll((message) => byStream.get(message.streamId)?.push(message));
-  const start = () => startIngestServer({ host: '127.0.0.1', port: 0, store, clock, bus });
+  const start = () =>
+    startIngestServer({ host: '127.0.0.1', port: 0, store, clock, bus, overload: options.overload });
   const fixture: IngestFixture = {
     store,
     clock,
@@ -104,10 +106,10 @@ export async function startIngestFixture(): Promise<IngestFixture> {
   return fixture;
 }
 
-export function useIngestFixture(): () => IngestFixture {
+export function useIngestFixture(options: { overload?: OverloadGuard } = {}): () => IngestFixture {
   let fixture: IngestFixture | undefined;
   beforeAll(async () => {
-    fixture = await startIngestFixture();
+    fixture = await startIngestFixture(options);
   });
   afterAll(async () => {
     await fixture?.close();
