@@ -1,6 +1,7 @@
 import { cachedStore } from './cached-store.js';
 import { migrate } from './migrate.js';
 import { openPgliteExecutor } from './pglite-executor.js';
+import { openPgliteThreadExecutor } from './pglite-thread-executor.js';
 import { openPostgresExecutor } from './postgres-executor.js';
 import type { SqlExecutor } from './sql-executor.js';
 import { createSqlStore } from './sql-store.js';
@@ -8,14 +9,21 @@ import type { Store } from './store.js';
 
 /** Where the data lives: a directory of the embedded PGlite database (the default), or a PostgreSQL server. */
 export type StoreLocation =
-  | { kind: 'embedded'; dataDir: string }
+  | {
+      kind: 'embedded';
+      dataDir: string;
+      /** PGlite on the caller's own thread instead of a worker thread (ADR 0030): benchmarks compare the two. */
+      sameThread?: boolean;
+    }
   | { kind: 'postgres'; connectionString: string };
 
 /** The executor for a location, with the schema migrated to the current version. */
 export async function openExecutor(location: StoreLocation): Promise<SqlExecutor> {
   const executor =
     location.kind === 'embedded'
-      ? await openPgliteExecutor(location.dataDir)
+      ? location.sameThread
+        ? await openPgliteExecutor(location.dataDir)
+        : await openPgliteThreadExecutor(location.dataDir)
       : openPostgresExecutor(location.connectionString);
   try {
     await migrate(executor);
