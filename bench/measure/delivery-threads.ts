@@ -41,7 +41,12 @@ async function round(sameThread: boolean): Promise<number> {
     allArrived = resolve;
   });
   const store = await openStore({ kind: 'embedded', dataDir: database, sameThread });
-  const service = await start({ dataDir, store, allowPrivateWebhookTargets: true, webhookLog: { info() {} } });
+  const service = await start({
+    dataDir,
+    store,
+    allowPrivateWebhookTargets: true,
+    webhookLog: { info() {} },
+  });
   await done;
   await service.stop();
   await rm(dataDir, { recursive: true, force: true });
