@@ -177,8 +177,9 @@ function describeDue(context: ContractContext): void {
       const accountId = await newAccount(store);
       const webhook = await store.webhooks.insert(webhookRow(accountId));
       const event = await store.events.insert(eventRow(accountId));
-      // Year 1999, before every other test's due times, since `nextDue` looks at every account.
-      const when = (minutes: number) => new Date(Date.UTC(1999, 0, 1) + minutes * 60_000).toISOString();
+      // Year 2999, after every other test's due times (`nextDue` looks at every account), and never due for their
+      // claims (which look at every account too).
+      const when = (minutes: number) => new Date(Date.UTC(2999, 0, 1) + minutes * 60_000).toISOString();
       for (const plan of [
         { nextAttemptAt: when(7), status: 'pending' },
         { nextAttemptAt: when(2), status: 'delivered' },
