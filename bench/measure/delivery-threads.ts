@@ -40,7 +40,7 @@ async function round(sameThread: boolean): Promise<number> {
   const done = new Promise<void>((resolve) => {
     allArrived = resolve;
   });
-  const store = await openStore({ kind: 'embedded', dataDir: database, sameThread });
+  const store = await openStore({ kind: 'embedded', dataDir: database, thread: !sameThread });
   const service = await start({
     dataDir,
     store,

@@ -12,8 +12,11 @@ export type StoreLocation =
   | {
       kind: 'embedded';
       dataDir: string;
-      /** PGlite on the caller's own thread instead of a worker thread (ADR 0030): benchmarks compare the two. */
-      sameThread?: boolean;
+      /**
+       * PGlite on a worker thread of its own (ADR 0030) instead of the caller's thread. Not the default yet:
+       * `reference/http/issue-12-hostile-inputs.test.ts` gets no answer to 19 raw-socket requests with it.
+       */
+      thread?: boolean;
     }
   | { kind: 'postgres'; connectionString: string };
 
@@ -21,9 +24,9 @@ export type StoreLocation =
 export async function openExecutor(location: StoreLocation): Promise<SqlExecutor> {
   const executor =
     location.kind === 'embedded'
-      ? location.sameThread
-        ? await openPgliteExecutor(location.dataDir)
-        : await openPgliteThreadExecutor(location.dataDir)
+      ? location.thread
+        ? await openPgliteThreadExecutor(location.dataDir)
+        : await openPgliteExecutor(location.dataDir)
       : openPostgresExecutor(location.connectionString);
   try {
     await migrate(executor);
