@@ -39,19 +39,22 @@ export interface DispatcherOptions {
 
 type Tuning = Required<Omit<DispatcherOptions, 'store' | 'clock' | 'sender' | 'log' | 'faults'>>;
 
-/** PostgreSQL (several nodes): a lease per send, cheap claims off this thread, a short poll for other nodes' rows. */
+/** PostgreSQL (several nodes): a lease per send, cheap claims off this thread, a slow poll for other nodes' rows. */
 const leasingDefaults: Tuning = {
   maxInFlight: 256,
   perWebhook: 16,
   soleOwner: false,
   claimRounds: 4,
   batchSize: 100,
-  idlePollMs: 25,
+  // A safety net: rows this node wrote signal, the next due time is read after each claim that emptied what was due
+  // (nextDue), so the poll is left for other nodes' new rows and leases of a dead node running out.
+  idlePollMs: 1000,
   stopGraceMs: 2000,
 };
 
 /**
- * The embedded store: every claim is a PGlite query on this thread with a cost of its own besides its rows, so claim
+ * The embedded store: every claim is a PGlite query (on the database thread, ADR 0030) with a cost of its own besides
+ * its rows, during which PGlite's one connection serves nobody else, so claim
  * big batches (up to 32 rounds of one webhook, sent 16 at a time through the gate) and rarely; new rows and replays
  * signal (OutboxSignal), so the poll is only a safety net. Four webhooks whose receivers hang fill the 2048 slots,
  * as four filled 256 before (ADR 0018).
@@ -179,8 +182,11 @@ export class Dispatcher {
         }
       }
       for (const delivery of claimed) this.#send(delivery);
-      // A full batch means more may be due: claim again at once, as long as there are free slots.
+      // A full batch means more may be due: claim again at once, as long as there are free slots. Otherwise everything
+      // due is claimed: wake when the next pending delivery falls due (a retry written before a restart or by another
+      // node), not at a poll.
       if (claimed.length === wanted && wanted > 0) this.#newWork = true;
+      else if (wanted > 0) await this.#wakeAtNextDue();
       // Only after a claim: with every slot taken (nothing wanted) this would spin without yielding.
       if (!this.#running || (this.#newWork && wanted > 0)) continue;
       const untilPoll = pollAt - Date.now();
@@ -280,10 +286,22 @@ export class Dispatcher {
     if (outcome.nextAttemptAt !== null) this.#wakeAt(Date.parse(outcome.nextAttemptAt));
   }
 
-  /** Keeps one timer, for the earliest retry this process knows of, so retries go out on time between polls. */
+  async #wakeAtNextDue(): Promise<void> {
+    try {
+      const next = await this.#options.store.deliveries.nextDue(
+        new Date(this.#options.clock.now()).toISOString(),
+      );
+      if (next !== null) this.#wakeAt(Date.parse(next));
+    } catch (error) {
+      this.#options.log.info({ error: String(error) }, 'webhook delivery: reading the next due time failed');
+    }
+  }
+
+  /** Keeps one timer, for the earliest due time this process knows of, so retries go out on time between polls. */
   #wakeAt(dueAt: number): void {
     if (!this.#running) return;
-    const index = this.#dueTimes.findIndex((time) => time > dueAt);
+    const index = this.#dueTimes.findIndex((time) => time >= dueAt);
+    if (this.#dueTimes[index] === dueAt) return;
     this.#dueTimes.splice(index === -1 ? this.#dueTimes.length : index, 0, dueAt);
     if (dueAt < this.#timerAt) this.#armTimer();
   }

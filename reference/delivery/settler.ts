@@ -1,7 +1,7 @@
 import type { DeliveryOutcome } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 
-/** How long an outcome waits for others to share its write, unless `fullBatch` of them gather sooner. */
+/** How long an outcome waits for others to share its write, unless `fullBatch` of them gather sooner or one is a retry. */
 const gatherMs = 40;
 const fullBatch = 128;
 const maxBatch = 500;
@@ -14,7 +14,7 @@ interface Waiting {
 /**
  * Writes attempt outcomes in batches: one UPDATE records up to 500 attempts. Each write has a cost of its own
  * besides its rows (with the embedded store a PGlite query on this thread, during which no response is read), so an
- * outcome waits up to 40 ms, or until 128 have gathered, before the write starts. An outcome whose lease was lost (ran
+ * outcome waits up to 40 ms, or until 128 have gathered, before the write starts; a failure with a retry ahead starts it at once. An outcome whose lease was lost (ran
  * out and was claimed again) or whose delivery was replayed meanwhile is not applied.
  */
 export class Settler {
@@ -31,7 +31,9 @@ export class Settler {
   settle(outcome: DeliveryOutcome): Promise<boolean> {
     return new Promise((done) => {
       this.#waiting.push({ outcome, done });
-      if (this.#waiting.length >= fullBatch) this.#gathered?.();
+      // A failure with a retry ahead does not wait for company: its retry can be claimed only once it is written,
+      // and the schedule is a promise (a few ms at high time scales). Others gathered meanwhile share the write.
+      if (this.#waiting.length >= fullBatch || outcome.status === 'pending') this.#gathered?.();
       this.#writing ??= this.#gatherAndWrite();
     });
   }
@@ -44,7 +46,10 @@ export class Settler {
 
   async #gatherAndWrite(): Promise<void> {
     while (this.#waiting.length > 0) {
-      if (this.#waiting.length < fullBatch)
+      if (
+        this.#waiting.length < fullBatch &&
+        !this.#waiting.some((entry) => entry.outcome.status === 'pending')
+      )
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, gatherMs);
           this.#gathered = () => {

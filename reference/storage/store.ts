@@ -124,6 +124,12 @@ export interface Store {
     /** Leases due deliveries (see ClaimRequest), oldest first, safely against other nodes claiming at once. */
     claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
     /**
+     * The earliest next attempt after `after` of any pending delivery (any account), or null: when a dispatcher that
+     * has claimed everything due should look again, rather than polling (retries written before a restart, or by
+     * another node).
+     */
+    nextDue(after: string): Promise<string | null>;
+    /**
      * Records attempts and ends their leases, each only while its claim token still holds the lease (a lease that ran
      * out and was claimed again is not overwritten). Returns the ids applied.
      */

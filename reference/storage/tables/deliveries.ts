@@ -148,6 +148,15 @@ export function deliveriesTable(executor: SqlExecutor): Store['deliveries'] {
         'ORDER BY t.next_attempt_at, t.seq LIMIT $2::integer',
       ),
     claim: (request) => claim(executor, request),
+    async nextDue(after) {
+      // The first entry after `after` of the pending deliveries' due index.
+      const [row] = await executor.query<{ next: string | Date | null }>(
+        `SELECT min(next_attempt_at) AS next FROM deliveries
+         WHERE status = 'pending' AND next_attempt_at > $1::timestamptz`,
+        [after],
+      );
+      return row?.next === null || row?.next === undefined ? null : new Date(row.next).toISOString();
+    },
     async settle(outcomes) {
       if (outcomes.length === 0) return [];
       const rows = await executor.query<{ id: string }>(

@@ -87,6 +87,12 @@ export function memoryDeliveries(tables: Tables): Store['deliveries'] {
         .sort(dueOrder)
         .slice(0, limit),
     claim: async (request) => claim(request),
+    async nextDue(after) {
+      const earliest = tables.deliveries
+        .select((row) => row.status === 'pending' && at(row.nextAttemptAt) > at(after))
+        .reduce((soonest, row) => Math.min(soonest, at(row.nextAttemptAt)), Number.POSITIVE_INFINITY);
+      return earliest === Number.POSITIVE_INFINITY ? null : new Date(earliest).toISOString();
+    },
     async settle(outcomes) {
       const applied: string[] = [];
       for (const outcome of outcomes) {

@@ -171,5 +171,26 @@ function describeDue(context: ContractContext): void {
       expect(await dueIds(10)).toEqual([ids[1], ids[4], ids[0]]);
       expect(await dueIds(2)).toEqual([ids[1], ids[4]]);
     });
+
+    it('deliveries.nextDue: the earliest pending next attempt strictly after the time given', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      const webhook = await store.webhooks.insert(webhookRow(accountId));
+      const event = await store.events.insert(eventRow(accountId));
+      // Year 2999, after every other test's due times (`nextDue` looks at every account), and never due for their
+      // claims (which look at every account too).
+      const when = (minutes: number) => new Date(Date.UTC(2999, 0, 1) + minutes * 60_000).toISOString();
+      for (const plan of [
+        { nextAttemptAt: when(7), status: 'pending' },
+        { nextAttemptAt: when(2), status: 'delivered' },
+        { nextAttemptAt: when(4), status: 'pending' },
+        { nextAttemptAt: when(1), status: 'pending' },
+      ])
+        await store.deliveries.insert(deliveryRow(event, webhook.id, plan));
+      expect(await store.deliveries.nextDue(when(0))).toBe(when(1));
+      // Strictly after: a delivery due at that very time is due now, not next; a delivered one never is.
+      expect(await store.deliveries.nextDue(when(1))).toBe(when(4));
+      expect(await store.deliveries.nextDue(when(5))).toBe(when(7));
+    });
   });
 }
