@@ -6,6 +6,7 @@ import { catalogue } from './harness/catalogue.js';
 import { helpText, InputError, inputs, isOn, readInputs, switches } from './harness/inputs.js';
 import { resolveTarget } from './harness/resolve-target.js';
 import { readCaFile, trustForWorkers } from './harness/trust.js';
+import type { FileSpan } from './report/collector.js';
 import { writeReports } from './report/files.js';
 import { buildMatrix, type CheckResult, exitCodeOf, totalsOf, uncoveredInProfile } from './report/results.js';
 import { terminalReport } from './report/terminal.js';
@@ -22,6 +23,20 @@ function slowestChecks(results: readonly CheckResult[]): string {
       (each) =>
         `  ${(each.durationMs / 1000).toFixed(1).padStart(5)} s  ${path.basename(each.file)}  ${each.title.slice(0, 90)}`,
     ),
+  ].join('\n');
+}
+
+/** Every check file's span on the run's clock (from queued to done) and its import time: what runs beside what. */
+function fileTimes(spans: readonly FileSpan[], origin: number): string {
+  const seconds = (ms: number) => (ms / 1000).toFixed(1).padStart(6);
+  return [
+    'check files (start, end, import, seconds from the run start):',
+    ...[...spans]
+      .sort((a, b) => a.startMs - b.startMs)
+      .map(
+        (span) =>
+          `${seconds(span.startMs - origin)} ${seconds(span.endMs - origin)} ${seconds(span.importMs)}  ${path.basename(span.file)}`,
+      ),
   ].join('\n');
 }
 
@@ -47,11 +62,12 @@ async function main(): Promise<number> {
   const started = performance.now();
   const ca = input['ca-file'] === undefined ? null : await readCaFile(path.resolve(input['ca-file']));
   const resolved = await resolveTarget(input, root, ca);
+  const resolvedAfter = performance.now() - started;
   const scratch = await mkdtemp(path.join(root, '.tmp-conformance-run-'));
   try {
     if (ca !== null) await trustForWorkers(ca, scratch);
     console.log(
-      `conformance: ${resolved.target.embedded ? 'embedded reference' : 'deployment'} at ${resolved.target.baseUrl}, profile ${resolved.target.profile}`,
+      `conformance: ${resolved.target.embedded ? 'embedded reference' : 'deployment'} at ${resolved.target.baseUrl}, profile ${resolved.target.profile} (ready after ${(resolvedAfter / 1000).toFixed(1)} s)`,
     );
     const collector = await runChecks(resolved.target, root, scratch, positionals);
     const rows = buildMatrix(catalogue(), collector.results);
@@ -62,6 +78,7 @@ async function main(): Promise<number> {
       `reports: ${written.map((file) => path.relative(process.cwd(), file)).join(', ')} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
     console.log(slowestChecks(collector.results));
+    if (process.env.CONFORMANCE_FILE_TIMES === '1') console.log(fileTimes(collector.fileSpans, started));
     const allowUncovered = isOn(input, 'allow-uncovered');
     const uncovered = uncoveredInProfile(rows, resolved.target.profile).length;
     if (uncovered > 0)

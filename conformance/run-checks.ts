@@ -54,6 +54,7 @@ export async function runChecks(
   for (const lane of lanes) {
     merged.results.push(...lane.results);
     merged.suiteErrors.push(...lane.suiteErrors);
+    merged.fileSpans.push(...lane.fileSpans);
   }
   return merged;
 }

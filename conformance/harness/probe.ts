@@ -1,5 +1,7 @@
+import { apiPolicies } from '../../generated/types/facts.js';
 import { KeyPool } from './key-pool.js';
 import { currentTarget } from './target.js';
+import { upload } from './upload.js';
 
 /** One HTTP request and its answer, kept as evidence for the report. */
 export interface Exchange {
@@ -35,6 +37,37 @@ function redact(value: string): string {
   return value.replace(/(Bearer )(\S{8})\S+/, '$1$2…');
 }
 
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/**
+ * The target's answer: over fetch, or for a body over the size limit over node:http, which keeps an answer the target
+ * sends before the upload ends (harness/upload.ts).
+ */
+async function answerOf(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Answer> {
+  if (body !== undefined && Buffer.byteLength(body) > apiPolicies.limits.maxRequestBodyBytes)
+    return upload(url, method, headers, Buffer.from(body, 'utf8'));
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    redirect: 'manual',
+  });
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers.entries()),
+    text: await response.text(),
+  };
+}
+
 export async function send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
   const target = currentTarget();
   const fast = options.server === 'fast' ? target.fastClock : null;
@@ -52,13 +85,7 @@ export async function send(method: string, path: string, options: SendOptions = 
     headers['content-type'] = 'application/json';
   }
   Object.assign(headers, options.headers);
-  const response = await fetch(url, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body }),
-    redirect: 'manual',
-  });
-  const text = await response.text();
+  const { status, headers: answerHeaders, text } = await answerOf(url, method, headers, body);
   let parsed: unknown = text;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
@@ -76,8 +103,8 @@ export async function send(method: string, path: string, options: SendOptions = 
       ...(body === undefined ? {} : { body: body.slice(0, 2000) }),
     },
     response: {
-      status: response.status,
-      headers: Object.fromEntries(response.headers.entries()),
+      status,
+      headers: answerHeaders,
       body: parsed,
       text: text.slice(0, 4000),
     },

@@ -3,12 +3,39 @@ import type { Reporter, TestModule } from 'vitest/node';
 import { catalogue } from '../harness/catalogue.js';
 import type { CheckResult } from './results.js';
 
+/** When a check file ran, on the CLI's clock (performance.now()), and how long importing it took. */
+export interface FileSpan {
+  file: string;
+  startMs: number;
+  endMs: number;
+  importMs: number;
+}
+
 /** A vitest reporter that keeps every check's outcome with its requirement ids, for the requirement matrix. */
 export class CheckCollector implements Reporter {
   readonly results: CheckResult[] = [];
   readonly suiteErrors: string[] = [];
+  /** Each check file's wall time from its start to its end, worker start-up and imports included. */
+  readonly fileSpans: FileSpan[] = [];
+  readonly #started = new Map<string, number>();
 
   constructor(private readonly root: string) {}
+
+  onTestModuleQueued(module: TestModule): void {
+    this.#started.set(module.moduleId, performance.now());
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    const end = performance.now();
+    const start = this.#started.get(module.moduleId) ?? end;
+    const diagnostic = module.diagnostic();
+    this.fileSpans.push({
+      file: path.relative(this.root, module.moduleId),
+      startMs: start,
+      endMs: end,
+      importMs: diagnostic.collectDuration,
+    });
+  }
 
   onTestRunEnd(testModules: readonly TestModule[], unhandledErrors: readonly unknown[]): void {
     const known = new Set(catalogue().map((requirement) => requirement.id));
