@@ -17,6 +17,9 @@ export default defineConfig({
     fileParallelism: false,
     sequence: { sequencer: ByName },
     testTimeout: 30_000,
+    // Every check of a concurrent describe starts at once: the retry file's long waits (the secret overlap, the
+    // receiver timeout, the schedule) overlap instead of queueing behind the first five.
+    maxConcurrency: 16,
     hookTimeout: 60_000,
   },
 });
