@@ -82,7 +82,11 @@ async function listedStatus(webhook: RegisteredWebhook): Promise<string | null> 
  * Waits for the event rather than a fixed time: until the attempts satisfy `until.attempts`, or the listed status
  * is one of `until.listed` (then `graceMs` more), or `until.timeoutMs` passed.
  */
-async function watch(context: CheckContext, webhook: RegisteredWebhook, until: Until): Promise<ParsedDelivery[]> {
+async function watch(
+  context: CheckContext,
+  webhook: RegisteredWebhook,
+  until: Until,
+): Promise<ParsedDelivery[]> {
   const deadline = Date.now() + until.timeoutMs;
   const finals = until.listed === undefined ? [] : [until.listed].flat();
   let ended = false;
@@ -104,7 +108,12 @@ async function watch(context: CheckContext, webhook: RegisteredWebhook, until: U
 }
 
 /** A webhook answering with `behaviour`, sent one test event, watched until `until` holds or the time runs out. */
-function scenario(context: CheckContext, name: string, behaviour: Behaviour, until: Until): Promise<Scenario> {
+function scenario(
+  context: CheckContext,
+  name: string,
+  behaviour: Behaviour,
+  until: Until,
+): Promise<Scenario> {
   const existing = scenarios.get(name);
   if (existing !== undefined) return existing;
   const started = (async () => {

@@ -54,6 +54,8 @@ describe('upload', () => {
     const url = await serve((request) => request.socket.resetAndDestroy());
     const failure = await upload(url, 'POST', {}, body).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UploadWithoutAnswer);
-    expect(String(failure)).toMatch(/closed the connection \(\w+\) after \d+ of 6291456 body bytes, without an answer/);
+    expect(String(failure)).toMatch(
+      /closed the connection \(\w+\) after \d+ of 6291456 body bytes, without an answer/,
+    );
   });
 });

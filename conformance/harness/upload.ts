@@ -56,7 +56,11 @@ export function upload(
       answered = true;
       const chunks: Buffer[] = [];
       const done = () => {
-        resolve({ status: response.statusCode ?? 0, headers: headersOf(response), text: Buffer.concat(chunks).toString('utf8') });
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: headersOf(response),
+          text: Buffer.concat(chunks).toString('utf8'),
+        });
         request.destroy();
       };
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
