@@ -14,9 +14,16 @@ export default defineConfig({
     include: ['conformance/checks/**/*.check.ts'],
     // Child processes: they start after the CLI set NODE_EXTRA_CA_CERTS (--ca-file), so every client trusts it.
     pool: 'forks',
+    // One worker per lane imports the suite's modules once for all its files (a fresh fork per file re-imported the
+    // generated validators and clients every time: most of a file's start). The files share no state that matters:
+    // caches of the spec and the target, the key pool (better shared: it sees the lane's whole use of each key).
+    isolate: false,
     fileParallelism: false,
     sequence: { sequencer: ByName },
     testTimeout: 30_000,
+    // Every check of a concurrent describe starts at once: the retry file's long waits (the secret overlap, the
+    // receiver timeout, the schedule) overlap instead of queueing behind the first five.
+    maxConcurrency: 16,
     hookTimeout: 60_000,
   },
 });

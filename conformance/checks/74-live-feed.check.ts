@@ -11,7 +11,7 @@ import {
 } from '../../generated/validators/index.js';
 import { type CheckContext, check, expectWith } from '../harness/check.js';
 import { currentTarget } from '../harness/target.js';
-import { isRefusal, subscribe } from '../harness/ws-subscriber.js';
+import { isRefusal, type Subscriber, subscribe } from '../harness/ws-subscriber.js';
 import {
   type Clock,
   connectAs,
@@ -88,6 +88,19 @@ function slowConsumer(context: CheckContext): Promise<SlowConsumerRun> {
   });
 }
 
+/**
+ * Whether the healthy subscriber was told, since frame `from`, that the stream has fewer than two subscribers: the
+ * event that the service dropped the paused one (which cannot see its own close frame while it reads nothing).
+ */
+function droppedPeerSeen(healthy: Subscriber, from: number): boolean {
+  return healthy.frames.slice(from).some((frame) =>
+    frame.messages.some((message) => {
+      const { type, subscriberCount } = message as { type?: unknown; subscriberCount?: unknown };
+      return type === 'status' && typeof subscriberCount === 'number' && subscriberCount < 2;
+    }),
+  );
+}
+
 async function runSlowConsumer(): Promise<SlowConsumerRun> {
   const rate = qualityMembers.high.sampleRateHz;
   const stream = await createStream({ quality: 'high', format: 'json' });
@@ -97,8 +110,10 @@ async function runSlowConsumer(): Promise<SlowConsumerRun> {
   const device = await connectAs(stream);
   const started = Date.now();
   let published = 0;
+  let scanned = healthy.frames.length;
   // Large samples (64 channels, long names) at a third of the rate: the slow one falls a mebibyte behind
-  // within seconds while the healthy one, in this same process, keeps up even on a loaded machine.
+  // within seconds while the healthy one, in this same process, keeps up even on a loaded machine. Publishing
+  // stops at the event: the healthy one hears of the drop (or either is closed), else after 20 s.
   const perSecond = rate / 3;
   while (Date.now() - started < 20_000) {
     const batch = Math.floor(((Date.now() - started) / 1000) * perSecond) - published;
@@ -106,8 +121,12 @@ async function runSlowConsumer(): Promise<SlowConsumerRun> {
       published += 1;
       device.client.publish(topicOf(stream.id), encodeSample('json', wideSample(published)), { qos: 0 });
     }
-    const slowClosed = await Promise.race([slow.closed.then(() => true), sleep(20).then(() => false)]);
-    if (slowClosed) break;
+    const closed = await Promise.race([
+      Promise.race([slow.closed, healthy.closed]).then(() => true),
+      sleep(20).then(() => false),
+    ]);
+    if (closed || droppedPeerSeen(healthy, scanned)) break;
+    scanned = healthy.frames.length;
   }
   slow.resume();
   const slowClose = await Promise.race([slow.closed, sleep(3000).then(() => null)]);
