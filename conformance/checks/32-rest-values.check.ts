@@ -19,6 +19,9 @@ import {
 import { call, expectListPage, expectOperationResponse } from './support/rest-http.js';
 import { limitBounds, ResolvedSchema } from './support/rest-spec.js';
 
+/** Several sequential requests each: room for a loaded machine, far beyond what they take on a quiet one. */
+const slowMachine = { timeout: 60_000 };
+
 deleteWebhooksAfterAll();
 
 const qualities = Object.keys(qualityMembers) as Array<Stream['quality']>;
@@ -93,6 +96,7 @@ describe('values other than the defaults, read back', () => {
         );
       }
     },
+    slowMachine,
   );
 
   restCheck(
@@ -116,6 +120,7 @@ describe('values other than the defaults, read back', () => {
       );
       expectThat(keeps(item, { events, description: given.description }), 'the same in the list', listed);
     },
+    slowMachine,
   );
 });
 
@@ -144,6 +149,7 @@ describe('values exactly at their limits, kept intact', () => {
       const got = expectOperationResponse('getReport', reread, 200);
       expectThat(keeps(got, { title: longest.title }), 'a report title of the longest length kept', reread);
     },
+    slowMachine,
   );
 });
 
@@ -187,6 +193,7 @@ describe('an update changes only what it names', () => {
         );
       }
     },
+    slowMachine,
   );
 
   restCheck(
@@ -236,5 +243,6 @@ describe('an update changes only what it names', () => {
         reportRead,
       );
     },
+    slowMachine,
   );
 });

@@ -18,6 +18,9 @@ import {
 } from './support/rest-http.js';
 import { limitBounds } from './support/rest-spec.js';
 
+/** Several sequential requests each: room for a loaded machine, far beyond what they take on a quiet one. */
+const slowMachine = { timeout: 60_000 };
+
 const { limitParameter, cursorParameter, reverseCursorParameter } = apiPolicies.pagination;
 
 /** A report of its own with `count` records, newest first as the list gives them. */
@@ -68,6 +71,7 @@ describe('pagination at its edges', () => {
         rest.exchange,
       );
     },
+    slowMachine,
   );
 
   restCheck(
@@ -104,6 +108,7 @@ describe('pagination at its edges', () => {
         second.exchange,
       );
     },
+    slowMachine,
   );
 
   restCheck(
@@ -137,6 +142,7 @@ describe('pagination at its edges', () => {
           expectError(exchange, { code: 'cursor_invalid', param: parameter }, 'listRecords');
         }
     },
+    slowMachine,
   );
 
   restCheck(
@@ -177,6 +183,7 @@ describe('pagination at its edges', () => {
       const back = await page({ [reverseCursorParameter]: older.id });
       expectThat(idsOf(back.data) === newer.id, `${newer.id} before ${older.id}`, back.exchange);
     },
+    slowMachine,
   );
 });
 

@@ -36,6 +36,9 @@ import {
   restOperations,
 } from './support/rest-http.js';
 
+/** Several sequential requests each: room for a loaded machine, far beyond what they take on a quiet one. */
+const slowMachine = { timeout: 60_000 };
+
 const missingCode = errorRoles.resourceMissing;
 const noFreeKey = 'the target names no key of a second (free) account (--free-key)';
 const requirements = ['ERR-404', 'INF-SCHEMAS-ERROR-CODE-ONEOF-RESOURCE_MISSING'];
@@ -171,6 +174,7 @@ describe('isolation matrix: another account’s ids under every operation', () =
       await probeMatrix(owned, probe);
       await expectUnchanged(owned);
     },
+    slowMachine,
   );
 
   restCheck(
@@ -185,6 +189,7 @@ describe('isolation matrix: another account’s ids under every operation', () =
       await probeMatrix(owned, tokens.access_token);
       await expectUnchanged(owned);
     },
+    slowMachine,
   );
 
   restCheck(
@@ -222,5 +227,6 @@ describe('isolation matrix: another account’s ids under every operation', () =
       );
       await expectUnchanged(owned);
     },
+    slowMachine,
   );
 });

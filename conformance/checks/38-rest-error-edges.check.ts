@@ -29,6 +29,9 @@ import {
 } from './support/rest-http.js';
 import { apiVersionSegment } from './support/rest-spec.js';
 
+/** Several sequential requests each: room for a loaded machine, far beyond what they take on a quiet one. */
+const slowMachine = { timeout: 60_000 };
+
 deleteWebhooksAfterAll();
 
 /** Error answers of each kind the API gives a client: 400, 401, 403, 404 (object and route), 405. */
@@ -70,6 +73,7 @@ describe('error answers at their edges', () => {
         expectThat(typeof body?.error?.type === 'string', 'the error envelope', exchange);
       }
     },
+    slowMachine,
   );
 
   restCheck(
@@ -88,6 +92,7 @@ describe('error answers at their edges', () => {
           exchange,
         );
     },
+    slowMachine,
   );
 
   restCheck(
@@ -103,6 +108,7 @@ describe('error answers at their edges', () => {
       );
       expectError(exchange, { code: errorRoles.routeNotFound }, undefined);
     },
+    slowMachine,
   );
 
   restCheck(
@@ -135,6 +141,7 @@ describe('error answers at their edges', () => {
       const got = expectOperationResponse('getStream', read, 200) as Stream;
       expectThat(JSON.stringify(got.metadata) === '{}', 'the metadata unchanged by the refused update', read);
     },
+    slowMachine,
   );
 });
 
@@ -153,6 +160,7 @@ describe('events of each kind, only where subscribed', () => {
         { mine, theirs },
       );
     },
+    slowMachine,
   );
 
   restCheck(
@@ -184,5 +192,6 @@ describe('events of each kind, only where subscribed', () => {
         { generated: first, deleted: second },
       );
     },
+    slowMachine,
   );
 });

@@ -91,6 +91,7 @@ describe('credentials beyond one scope', () => {
         );
       }
     },
+    60_000,
   );
 
   check(
@@ -127,6 +128,7 @@ describe('credentials beyond one scope', () => {
         answer,
       );
     },
+    60_000,
   );
 });
 

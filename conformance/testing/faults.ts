@@ -1,5 +1,10 @@
 import { jsonOf, type ProxiedResponse, withJson } from './fault-proxy.js';
+import { credentialVariants } from './faults-credentials.js';
+import { errorVariants } from './faults-errors.js';
+import { isolationVariants } from './faults-isolation.js';
+import { pageVariants } from './faults-pages.js';
 import { profileVariants } from './faults-profiles.js';
+import { valueVariants } from './faults-values.js';
 import {
   type BrokenVariant,
   bearerOf,
@@ -264,4 +269,12 @@ const firstVariants: BrokenVariant[] = [
   },
 ];
 
-export const brokenVariants: BrokenVariant[] = [...firstVariants, ...profileVariants];
+export const brokenVariants: BrokenVariant[] = [
+  ...firstVariants,
+  ...profileVariants,
+  ...valueVariants,
+  ...pageVariants,
+  ...isolationVariants,
+  ...credentialVariants,
+  ...errorVariants,
+];

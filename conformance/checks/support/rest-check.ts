@@ -5,7 +5,7 @@ import { routes } from '../../../generated/server/routes.js';
 import { errorRoles } from '../../../generated/types/errors.js';
 import { formatJsonPointer } from '../../../runtime/json-pointer.js';
 import { catalogue } from '../../harness/catalogue.js';
-import { type CheckContext, check } from '../../harness/check.js';
+import { type CheckContext, type CheckOptions, check } from '../../harness/check.js';
 import type { Exchange } from '../../harness/probe.js';
 import { judgesInferred } from './rest-requirements.js';
 
@@ -18,15 +18,21 @@ export function restCheck(
   requirements: readonly string[],
   title: string,
   body: (context: CheckContext) => Promise<void>,
+  options: CheckOptions = {},
 ): void {
-  check(requirements, title, async (context) => {
-    currentSkip = context.skip;
-    try {
-      await body(context);
-    } finally {
-      currentSkip = null;
-    }
-  });
+  check(
+    requirements,
+    title,
+    async (context) => {
+      currentSkip = context.skip;
+      try {
+        await body(context);
+      } finally {
+        currentSkip = null;
+      }
+    },
+    options,
+  );
 }
 
 /** Where an operation is written in openapi.yaml (`openapi.yaml#/paths/~1streams/post`). */
