@@ -53,7 +53,8 @@ const is = (method: string, path: RegExp) => (request: ProxiedRequest) =>
 
 const isAccessToken = (bearer: string) => bearer.split('.').length === 3;
 
-const matrix = ['checks/36-'];
+// 10- beside the matrix: its checks pass, so a run shows the fault did not break everything.
+const matrix = ['checks/10-', 'checks/36-'];
 
 export const isolationVariants: BrokenVariant[] = [
   {
