@@ -209,7 +209,13 @@ describe.skipIf(!enabled).concurrent('the harness', () => {
           const reference = own ?? laneReference;
           const proxy = await startFaultProxy(reference.service.urls, variant.fault(reference.credentials));
           try {
-            const result = await runIsolated(root, reference.targetAt(proxy, profile), variant.files);
+            const result = await runIsolated(
+              root,
+              reference.targetAt(proxy, profile),
+              variant.files,
+              undefined,
+              reference.addressEnvironment,
+            );
             expect(proxy.requests).toBeGreaterThan(0);
             return result;
           } finally {
