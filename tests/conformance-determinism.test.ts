@@ -38,8 +38,15 @@ async function runOnce(): Promise<Verdicts> {
       requirements: RequirementRow[];
     };
     const checks = new Map<string, string>();
+    const failures = new Map<string, string>();
     for (const row of report.requirements)
-      for (const check of row.checks) checks.set(`${check.file} ${check.title}`, check.state);
+      for (const check of row.checks) {
+        checks.set(`${check.file} ${check.title}`, check.state);
+        if (check.state === 'failed')
+          failures.set(`${check.file} ${check.title}`, (check.detail ?? '').slice(0, 1500));
+      }
+    // Why a check failed is gone with the scratch folder otherwise: a verdict that flips needs its evidence.
+    for (const [key, detail] of failures) console.log(`failed: ${key}\n  ${detail}`);
     return {
       exitCode: finished.exitCode,
       totals: report.totals,
