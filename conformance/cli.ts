@@ -69,7 +69,13 @@ async function main(): Promise<number> {
     console.log(
       `conformance: ${resolved.target.embedded ? 'embedded reference' : 'deployment'} at ${resolved.target.baseUrl}, profile ${resolved.target.profile} (ready after ${(resolvedAfter / 1000).toFixed(1)} s)`,
     );
-    const collector = await runChecks(resolved.target, root, scratch, positionals);
+    const collector = await runChecks(
+      resolved.target,
+      root,
+      scratch,
+      positionals,
+      resolved.dataPlane ?? null,
+    );
     const rows = buildMatrix(catalogue(), collector.results);
     const totals = totalsOf(rows, collector.suiteErrors.length);
     const reportDirectory = path.resolve(root, input['report-dir'] ?? 'conformance-report');

@@ -12,6 +12,9 @@ import { CheckCollector } from './report/collector.js';
  */
 const besideLane = ['25-rest-framing', '56-time-scale', '82-webhook-retries'];
 
+/** The data-plane check files (MQTT, live feed, recording, webhook deliveries): numbered 70 to 89. */
+const dataPlaneFile = (file: string) => /^[78]\d-/.test(path.basename(file));
+
 async function checkFiles(root: string, filters: string[]): Promise<string[]> {
   const directory = path.join(root, 'conformance/checks');
   const names = (await readdir(directory)).filter((name) => name.endsWith('.check.ts')).sort();
@@ -19,6 +22,11 @@ async function checkFiles(root: string, filters: string[]): Promise<string[]> {
   return filters.length === 0
     ? files
     : files.filter((file) => filters.some((filter) => file.includes(filter)));
+}
+
+async function writeTarget(file: string, target: TargetDescription): Promise<string> {
+  await writeFile(file, JSON.stringify(target), { mode: 0o600 });
+  return file;
 }
 
 async function runLane(root: string, targetFile: string, files: string[]): Promise<CheckCollector> {
@@ -35,21 +43,35 @@ async function runLane(root: string, targetFile: string, files: string[]): Promi
   return collector;
 }
 
-/** Runs every check file against the target (in two lanes for the embedded default) and returns what each did. */
+/**
+ * Runs every check file against the target and returns what each did. For the embedded default in three lanes at
+ * once: the fast-clock and raw-socket files beside the rest, and the data-plane files against `dataPlane` (a
+ * reference of their own) when given; the REST files, and the rate-limit files after them, in the main lane.
+ */
 export async function runChecks(
   target: TargetDescription,
   root: string,
   scratch: string,
   filters: string[] = [],
+  dataPlane: TargetDescription | null = null,
 ): Promise<CheckCollector> {
-  const targetFile = path.join(scratch, 'target.json');
-  await writeFile(targetFile, JSON.stringify(target), { mode: 0o600 });
+  const targetFile = await writeTarget(path.join(scratch, 'target.json'), target);
   process.env[targetFileVariable] = targetFile;
   const files = await checkFiles(root, filters);
   const beside =
     target.fastClock === null ? [] : files.filter((file) => besideLane.some((name) => file.includes(name)));
-  const main = files.filter((file) => !beside.includes(file));
-  const lanes = await Promise.all([runLane(root, targetFile, main), runLane(root, targetFile, beside)]);
+  const ownReference =
+    dataPlane === null ? [] : files.filter((file) => dataPlaneFile(file) && !beside.includes(file));
+  const main = files.filter((file) => !beside.includes(file) && !ownReference.includes(file));
+  const dataPlaneTargetFile =
+    dataPlane === null
+      ? targetFile
+      : await writeTarget(path.join(scratch, 'data-plane-target.json'), dataPlane);
+  const lanes = await Promise.all([
+    runLane(root, targetFile, main),
+    runLane(root, targetFile, beside),
+    runLane(root, dataPlaneTargetFile, ownReference),
+  ]);
   const merged = new CheckCollector(root);
   for (const lane of lanes) {
     merged.results.push(...lane.results);

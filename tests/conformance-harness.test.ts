@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { Profile } from '../conformance/catalogue/requirement.js';
 import { catalogue } from '../conformance/harness/catalogue.js';
 import type { CheckResult, RequirementRow, Totals } from '../conformance/report/results.js';
 import { startFaultProxy } from '../conformance/testing/fault-proxy.js';
@@ -24,10 +25,11 @@ interface Report {
 const checkKey = (check: Pick<CheckResult, 'file' | 'title'>) => `${check.file}\n${check.title}`;
 
 /**
- * Check runs at once besides the full one: each is a vitest process, and CI has two cores. Each lane has a reference
- * of its own, because the list checks count on the account holding only the objects of the run at hand.
+ * Check runs at once beside the two baselines: each is a vitest process that mostly waits on its reference, so three
+ * lanes keep two cores busy. Each lane has a reference of its own, because the list checks count on the account
+ * holding only the objects of the run at hand.
  */
-const lanes = 2;
+const lanes = 3;
 
 /** References handed out one run at a time; a run waits for a free one. */
 class ReferencePool {
@@ -60,17 +62,17 @@ interface Baseline {
 }
 
 /** `npm run conformance` as a user runs it: no target, so the embedded reference; reports into a scratch folder. */
-async function runBaseline(): Promise<Baseline> {
+async function runBaseline(profile: Profile): Promise<Baseline> {
   await mkdir(path.join(root, '.tmp'), { recursive: true });
   const scratch = await mkdtemp(path.join(root, '.tmp', 'conformance-cli-'));
   try {
     const started = performance.now();
-    const finished = await runTsx(root, ['conformance/cli.ts'], {
+    const finished = await runTsx(root, ['conformance/cli.ts', '--profile', profile], {
       environment: cleanEnvironment({ TELEMETRY_REPORT_DIR: path.join(scratch, 'report') }),
-      timeoutMilliseconds: 300_000,
+      timeoutMilliseconds: 900_000,
     });
     console.log(
-      `full suite against the embedded reference: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `${profile} suite against the embedded reference: ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     const report = JSON.parse(await readFile(path.join(scratch, 'report', 'report.json'), 'utf8')) as Report;
     const junit = await readFile(path.join(scratch, 'report', 'junit.xml'), 'utf8');
@@ -84,6 +86,14 @@ async function runBaseline(): Promise<Baseline> {
   }
 }
 
+/** Every variant in the full profile, and again in the documented one where it breaks a documented promise. */
+const variantRuns = brokenVariants.flatMap((variant) => [
+  { variant, profile: 'full' as Profile, breaks: variant.breaks },
+  ...(variant.breaksDocumented === undefined
+    ? []
+    : [{ variant, profile: 'documented' as Profile, breaks: variant.breaksDocumented }]),
+]);
+
 // Everything runs side by side: the full suite in one process, the broken variants two at a time beside it.
 // Minutes of runs: outside `npm test`'s budget, always in CI (.ci/run sets CONFORMANCE_SLOW=1); locally:
 // CONFORMANCE_SLOW=1 npx vitest run tests/conformance-harness.test.ts
@@ -93,15 +103,18 @@ if (!enabled)
 
 describe.skipIf(!enabled).concurrent('the harness', () => {
   let baseline: Promise<Baseline>;
+  let documentedBaseline: Promise<Baseline>;
   let pool: Promise<ReferencePool>;
 
   beforeAll(() => {
-    baseline = runBaseline();
-    pool = Promise.all(Array.from({ length: lanes }, () => startReference(root, brokenVariants.length))).then(
+    baseline = runBaseline('full');
+    documentedBaseline = runBaseline('documented');
+    pool = Promise.all(Array.from({ length: lanes }, () => startReference(root, variantRuns.length))).then(
       (references) => new ReferencePool(references),
     );
     // Awaited by the tests; a rejection here would otherwise be reported as unhandled before they see it.
     baseline.catch(() => {});
+    documentedBaseline.catch(() => {});
     pool.catch(() => {});
   });
   afterAll(async () => {
@@ -109,8 +122,8 @@ describe.skipIf(!enabled).concurrent('the harness', () => {
     await Promise.all(started?.references.map((reference) => reference.stop()) ?? []);
   });
 
-  // The full run takes a minute or two beside the variants; these wait for it.
-  describe('npm run conformance against the embedded default', { timeout: 360_000 }, () => {
+  // The full runs take minutes beside the variants (over five at a load of 20); these wait for them.
+  describe('npm run conformance against the embedded default', { timeout: 960_000 }, () => {
     it('fails nothing, leaves nothing not covered, and exits 0', async ({ expect }) => {
       const { finished, report } = await baseline;
       const lastLine = finished.stdout.trimEnd().split('\n').at(-1) ?? '';
@@ -157,23 +170,52 @@ describe.skipIf(!enabled).concurrent('the harness', () => {
     });
   });
 
+  describe('npm run conformance -- --profile documented against the embedded default', {
+    timeout: 960_000,
+  }, () => {
+    // Issue 13, family 7: a documented promise must be judged where a deployment is judged by the document alone.
+    it('judges every documented requirement that passes in the full profile by a check that ran and passed', async ({
+      expect,
+    }) => {
+      const [full, documented] = await Promise.all([baseline, documentedBaseline]);
+      expect(documented.finished.exitCode, documented.finished.stdout + documented.finished.stderr).toBe(0);
+      const passedInFull = new Set(
+        full.report.requirements.filter((row) => row.status === 'passed').map((row) => row.requirement.id),
+      );
+      const unjudged = documented.report.requirements
+        .filter((row) => row.requirement.source !== 'inferred' && passedInFull.has(row.requirement.id))
+        .filter((row) => !row.checks.some((check) => check.state === 'passed'))
+        .map((row) => row.requirement.id);
+      expect(unjudged).toEqual([]);
+      // The others are skipped in both profiles, each with its reason (ERR-500: nothing makes a conformant service fail).
+      const documentedIds = catalogue().filter((each) => each.source !== 'inferred');
+      expect(documentedIds.filter((each) => !passedInFull.has(each.id)).length).toBeLessThan(10);
+    });
+  });
+
   describe('deliberately broken variants of the reference', () => {
-    it('are at least ten, each named once', ({ expect }) => {
-      expect(brokenVariants.length).toBeGreaterThanOrEqual(10);
+    it('are at least fifty, each named once', ({ expect }) => {
+      expect(brokenVariants.length).toBeGreaterThanOrEqual(50);
       expect(new Set(brokenVariants.map((variant) => variant.name)).size).toBe(brokenVariants.length);
     });
 
     // A variant that exhausts the free key's window gets a reference of its own; the others share the lanes'.
-    for (const variant of brokenVariants)
-      it(`${variant.name}: fails exactly what it breaks, nothing else`, { timeout: 420_000 }, async ({
-        expect,
-      }) => {
+    for (const { variant, profile, breaks } of variantRuns)
+      it(`${variant.name} (${profile}): fails exactly what it breaks, nothing else`, {
+        timeout: 960_000,
+      }, async ({ expect }) => {
         const run = await (await pool).use(async (laneReference) => {
           const own = variant.ownReference === true ? await startReference(root, 1) : undefined;
           const reference = own ?? laneReference;
           const proxy = await startFaultProxy(reference.service.urls, variant.fault(reference.credentials));
           try {
-            const result = await runIsolated(root, reference.targetAt(proxy), variant.files);
+            const result = await runIsolated(
+              root,
+              reference.targetAt(proxy, profile),
+              variant.files,
+              undefined,
+              reference.addressEnvironment,
+            );
             expect(proxy.requests).toBeGreaterThan(0);
             return result;
           } finally {
@@ -184,10 +226,10 @@ describe.skipIf(!enabled).concurrent('the harness', () => {
         const failed = run.results.filter((result) => result.state === 'failed');
         const evidence = failed.map((result) => `${result.title}\n  ${result.detail ?? ''}`).join('\n');
         expect(run.suiteErrors).toEqual([]);
-        expect(idsWith(run, 'failed'), evidence).toEqual([...variant.breaks].sort());
+        expect(idsWith(run, 'failed'), evidence).toEqual([...breaks].sort());
         expect(idsWith(run, 'passed').length).toBeGreaterThan(0);
         // Every check that failed passed against the unbroken reference; every other one did as it did there.
-        const { states } = await baseline;
+        const { states } = await (profile === 'full' ? baseline : documentedBaseline);
         for (const result of run.results) {
           const before = states.get(checkKey(result));
           expect(before, `${result.title} is not in the full run`).toBeDefined();

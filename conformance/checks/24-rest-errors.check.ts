@@ -334,12 +334,12 @@ function withMissing(parameters: PathParameters, parameter: string): PathParamet
   return { ...parameters, [parameter]: missingId(parameter) };
 }
 
-// Isolation is the spec's decision (another account's objects answer like missing ones), not the document's: these
-// checks name inferred requirements only.
+// Another account's object does not exist for a key: the document's 404 ("resource does not exist"), judged in both
+// profiles; that it answers exactly like a missing id (code, param) is the spec's inferred detail.
 describe('isolation: another account’s objects do not exist for a key', () => {
   for (const { operationId, parameter } of reads) {
     restCheck(
-      ['INF-SCHEMAS-ERROR-CODE-ONEOF-RESOURCE_MISSING'],
+      ['ERR-404', 'INF-SCHEMAS-ERROR-CODE-ONEOF-RESOURCE_MISSING'],
       `${operationId} of the paid account’s object with the free account’s key: 404 ${missingCode}, as for an id that names nothing`,
       async ({ skip }) => {
         const key = currentTarget().keys.freeSecret;
@@ -359,7 +359,7 @@ describe('isolation: another account’s objects do not exist for a key', () => 
   }
 
   restCheck(
-    ['INF-SCHEMAS-ERROR-CODE-ONEOF-RESOURCE_MISSING'],
+    ['ERR-404', 'INF-SCHEMAS-ERROR-CODE-ONEOF-RESOURCE_MISSING'],
     'changing or deleting the paid account’s objects with the free account’s key: 404, and the objects stay as they were',
     async ({ skip }) => {
       const key = currentTarget().keys.freeSecret;
@@ -393,7 +393,7 @@ describe('isolation: another account’s objects do not exist for a key', () => 
   );
 
   restCheck(
-    ['INF-SCHEMAS-ERROR-CODE-ONEOF-RESOURCE_MISSING', 'INF-OPENAPI-PATHS-STREAMS-GET'],
+    ['ERR-404', 'INF-SCHEMAS-ERROR-CODE-ONEOF-RESOURCE_MISSING', 'INF-OPENAPI-PATHS-STREAMS-GET'],
     'the free account’s lists hold none of the paid account’s objects',
     async ({ skip }) => {
       const key = currentTarget().keys.freeSecret;

@@ -22,6 +22,8 @@ import { fitsRule, responseHeader } from './support/auth-spec.js';
 const missingCode: ErrorCode = errorRoles.missingCredentials;
 const invalidCode: ErrorCode = errorRoles.invalidCredentials;
 const revokedCode: ErrorCode = 'key_revoked';
+/** One request per operation and credential, all at once: over a hundred requests, slow on a loaded machine. */
+const probeTimeoutMilliseconds = 90_000;
 
 /** Authorization values that are not `Bearer <token>` or whose token cannot be valid. */
 function malformedAuthorizations(): string[] {
@@ -71,6 +73,7 @@ describe('authentication of API keys', () => {
       expectEvery(probes, (exchange) => hasStatusAndCode(exchange, missingCode), statusAndCode(missingCode));
       expectEvery(probes, (exchange) => hasErrorType(exchange, missingCode), statusAndType(missingCode));
     },
+    { timeout: probeTimeoutMilliseconds },
   );
 
   check(
@@ -84,6 +87,7 @@ describe('authentication of API keys', () => {
       const accepted = await send(routes.getAccount.method, routes.getAccount.url);
       expectThat(accepted.response.status === 200, 'status 200 for a secret key sent as Bearer', accepted);
     },
+    { timeout: probeTimeoutMilliseconds },
   );
 
   check(
@@ -94,6 +98,7 @@ describe('authentication of API keys', () => {
       expectEvery(probes, (exchange) => hasStatusAndCode(exchange, invalidCode), statusAndCode(invalidCode));
       expectEvery(probes, (exchange) => hasErrorType(exchange, invalidCode), statusAndType(invalidCode));
     },
+    { timeout: probeTimeoutMilliseconds },
   );
 
   check(
@@ -105,6 +110,7 @@ describe('authentication of API keys', () => {
       expectEvery(probes, (exchange) => hasStatusAndCode(exchange, revokedCode), statusAndCode(revokedCode));
       expectEvery(probes, (exchange) => hasErrorType(exchange, revokedCode), statusAndType(revokedCode));
     },
+    { timeout: probeTimeoutMilliseconds },
   );
 
   check(['AUTH-ROLL-KEY'], 'rolling a key invalidates the old key immediately', async ({ skip }) => {

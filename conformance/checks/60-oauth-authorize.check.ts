@@ -172,7 +172,10 @@ describe('OAuth authorization request (inferred details)', () => {
   );
 
   check(
+    // The exchange of a code is the document's (AUTH-OAUTH-EXCHANGE): a code that anyone holding it may exchange
+    // breaks it, so the documented profile judges PKCE too.
     [
+      'AUTH-OAUTH-EXCHANGE',
       'INF-OPENAPI-PATHS-OAUTH-AUTHORIZE-GET-PARAMETERS-5',
       'INF-SCHEMAS-TOKEN-REQUEST-ONEOF-0-PROPERTIES-CODE_VERIFIER',
     ],

@@ -25,12 +25,21 @@ interface Burst {
   /** Answers in the order they were sent, up to and including the first 429. */
   answers: Exchange[];
   firstRefusal: number;
+  /** A valid key's request and a token request from the refused address, sent as soon as it was refused. */
+  validKey: Exchange | null;
+  tokenRequest: Exchange | null;
 }
 
-const burst = once(async (): Promise<Burst> => {
-  const target = currentTarget();
-  const localAddress = ownLoopbackAddress(target.baseUrl);
-  const url = `${target.baseUrl.replace(/\/+$/, '')}${routes.listStreams.url}`;
+/** A refusal whose window ends sooner than this is burst again in the next window: the follow-ups need time. */
+const followUpSeconds = 15;
+/** The burst, a wait of up to followUpSeconds and a second burst: 300 requests took over 30 s at load 20. */
+const burstTimeoutMilliseconds = 150_000;
+
+/** Requests with an unknown key from `localAddress` until the first 429 (at most twice the window's requests). */
+async function refuse(
+  localAddress: string | null,
+  url: string,
+): Promise<Pick<Burst, 'answers' | 'firstRefusal'>> {
   const answers: Exchange[] = [];
   let firstRefusal = -1;
   // Twice the window's requests at most: a window that rolls over once during the burst still ends in a refusal.
@@ -45,7 +54,55 @@ const burst = once(async (): Promise<Burst> => {
       if (firstRefusal < 0 && answer.response.status === 429) firstRefusal = answers.length - 1;
     }
   }
-  return { localAddress, answers, firstRefusal };
+  return { answers, firstRefusal };
+}
+
+function validKeyRequest(localAddress: string | null): Promise<Exchange> | null {
+  // An extra key where there is one: 90-rate-limits has used up the primary key's window just before.
+  const { keys, baseUrl } = currentTarget();
+  const key = keys.paidSecretExtras.at(-1) ?? keys.paidSecret;
+  if (key === null) return null;
+  return requestFrom(localAddress, {
+    method: 'GET',
+    url: `${baseUrl.replace(/\/+$/, '')}${routes.getAccount.url}`,
+    headers: { authorization: `Bearer ${key}` },
+  });
+}
+
+function tokenRequest(localAddress: string | null): Promise<Exchange> | null {
+  const { authUrl, oauth } = currentTarget();
+  if (authUrl === null) return null;
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: 'conformance-refused',
+    redirect_uri: oauth?.redirectUri ?? 'https://client.example/callback',
+    client_id: oauth?.clientId ?? 'conformance',
+    client_secret: oauth?.clientSecret ?? 'conformance',
+  }).toString();
+  return requestFrom(localAddress, {
+    method: 'POST',
+    url: `${authUrl.replace(/\/+$/, '')}${routes.oauthToken.url}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+}
+
+/**
+ * The burst, and at once after its refusal the follow-ups the checks judge: sent later (after the first check), a
+ * window that ends soon after the refusal would be over, and on a loaded machine it was.
+ */
+const burst = once(async (): Promise<Burst> => {
+  const target = currentTarget();
+  const localAddress = ownLoopbackAddress(target.baseUrl);
+  const url = `${target.baseUrl.replace(/\/+$/, '')}${routes.listStreams.url}`;
+  let refused = await refuse(localAddress, url);
+  const retryAfter = Number(refused.answers[refused.firstRefusal]?.response.headers['retry-after'] ?? 0);
+  if (refused.firstRefusal >= 0 && retryAfter < followUpSeconds) {
+    await new Promise((resolve) => setTimeout(resolve, (retryAfter + 1) * 1000));
+    refused = await refuse(localAddress, url);
+  }
+  const [validKey, token] = await Promise.all([validKeyRequest(localAddress), tokenRequest(localAddress)]);
+  return { localAddress, ...refused, validKey, tokenRequest: token };
 });
 
 describe('the per-address window', () => {
@@ -81,47 +138,28 @@ describe('the per-address window', () => {
         'a Retry-After of whole seconds',
         refused,
       );
-      // An extra key where there is one: 90-rate-limits has used up the primary key's window just before.
-      const { keys } = currentTarget();
-      const key = keys.paidSecretExtras.at(-1) ?? keys.paidSecret;
-      if (key === null) return;
-      const valid = await requestFrom(localAddress, {
-        method: 'GET',
-        url: `${currentTarget().baseUrl.replace(/\/+$/, '')}${routes.getAccount.url}`,
-        headers: { authorization: `Bearer ${key}` },
-      });
-      context.evidence('a valid key from the refused address', {
-        ...valid,
-        request: { ...valid.request, headers: {} },
-      });
-      expectThat(valid.response.status === 200, 'status 200 for a valid key from the refused address', {
-        ...valid,
-        request: { ...valid.request, headers: {} },
-      });
+      const { validKey } = await burst();
+      if (validKey === null) return;
+      const shown = { ...validKey, request: { ...validKey.request, headers: {} } };
+      context.evidence('a valid key from the refused address', shown);
+      expectThat(
+        validKey.response.status === 200,
+        'status 200 for a valid key from the refused address',
+        shown,
+      );
     },
+    { timeout: burstTimeoutMilliseconds },
   );
 
   check(
     ['INF-OPENAPI-PATHS-OAUTH-TOKEN-POST-RESPONSES-429'],
     'while an address is refused, the token endpoint answers 429 temporarily_unavailable (RFC 6749 body) with Retry-After before checking anything',
     async (context) => {
-      const { authUrl, oauth } = currentTarget();
-      if (authUrl === null) return context.skip('the target names no {auth_url} (--auth-url)');
-      const { localAddress, firstRefusal } = await burst();
+      if (currentTarget().authUrl === null)
+        return context.skip('the target names no {auth_url} (--auth-url)');
+      const { firstRefusal, tokenRequest: answer } = await burst();
       expectThat(firstRefusal >= 0, 'the address refused by the burst of the check above');
-      const body = new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: 'conformance-refused',
-        redirect_uri: oauth?.redirectUri ?? 'https://client.example/callback',
-        client_id: oauth?.clientId ?? 'conformance',
-        client_secret: oauth?.clientSecret ?? 'conformance',
-      }).toString();
-      const answer = await requestFrom(localAddress, {
-        method: 'POST',
-        url: `${authUrl.replace(/\/+$/, '')}${routes.oauthToken.url}`,
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body,
-      });
+      if (answer === null) throw new Error('no token request without an auth URL');
       context.evidence('answer', {
         ...answer,
         request: { ...answer.request, body: '(a valid client, a made-up code)' },
@@ -140,5 +178,6 @@ describe('the per-address window', () => {
         answer,
       );
     },
+    { timeout: burstTimeoutMilliseconds },
   );
 });

@@ -1,6 +1,9 @@
+import path from 'node:path';
 import { apiPolicies } from '../../generated/types/facts.js';
+import { AddressBudget } from './address-budget.js';
+import { alwaysAtRisk, countedByTarget } from './address-counted.js';
 import { KeyPool } from './key-pool.js';
-import { currentTarget } from './target.js';
+import { currentTarget, targetFileVariable } from './target.js';
 import { upload } from './upload.js';
 
 /** One HTTP request and its answer, kept as evidence for the report. */
@@ -31,6 +34,27 @@ function keyPool(): KeyPool {
     ...(keys.paidSecretExtras.length === 0 && keys.paidSecret !== null ? [keys.paidSecret] : []),
   ]);
   return pool;
+}
+
+let budget: AddressBudget | null = null;
+
+/**
+ * The run's per-address budget: a ledger beside the target file, which every lane of the run reads
+ * (CONFORMANCE_ADDRESS_LEDGER puts it elsewhere, to keep it; CONFORMANCE_ADDRESS_BUDGET=off records without waiting).
+ */
+function addressBudget(): AddressBudget {
+  const ledger =
+    process.env.CONFORMANCE_ADDRESS_LEDGER ??
+    path.join(path.dirname(process.env[targetFileVariable] ?? '.'), 'address-ledger.jsonl');
+  budget ??= new AddressBudget(ledger, { enforce: process.env.CONFORMANCE_ADDRESS_BUDGET !== 'off' });
+  return budget;
+}
+
+/** The secret keys the target description holds valid: requests with them are never counted per address. */
+function heldValid(key: string | null): boolean {
+  const { keys, fastClock } = currentTarget();
+  const valid = [keys.paidSecret, keys.freeSecret, fastClock?.paidSecret ?? null, ...keys.paidSecretExtras];
+  return key !== null && valid.includes(key);
 }
 
 function redact(value: string): string {
@@ -68,6 +92,29 @@ async function answerOf(
   };
 }
 
+/** The answer, sent within the per-address budget when the target may count it against the suite's address. */
+async function budgetedAnswer(
+  scope: string,
+  method: string,
+  path: string,
+  url: URL,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Answer> {
+  const authorization = Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  const atRisk = !heldValid(authorization?.replace(/^Bearer /, '') ?? null) || alwaysAtRisk(method, path);
+  const reservation = atRisk ? await addressBudget().reserve(scope) : null;
+  const answer = await answerOf(url, method, headers, body).catch(async (error: unknown) => {
+    await reservation?.settle(true, `${method} ${path} (no answer)`);
+    throw error;
+  });
+  const counted = countedByTarget(method, path, answer.status);
+  const what = `${method} ${path} ${answer.status}`;
+  if (reservation !== null) await reservation.settle(counted, what);
+  else if (counted) await addressBudget().counted(scope, what);
+  return answer;
+}
+
 export async function send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
   const target = currentTarget();
   const fast = options.server === 'fast' ? target.fastClock : null;
@@ -85,7 +132,14 @@ export async function send(method: string, path: string, options: SendOptions = 
     headers['content-type'] = 'application/json';
   }
   Object.assign(headers, options.headers);
-  const { status, headers: answerHeaders, text } = await answerOf(url, method, headers, body);
+  // One window per target service (the API and its auth server are one service): the fast-clock twin has its own.
+  // CONFORMANCE_ADDRESS_SCOPE names the service behind a proxy, whose runs share its window (the harness's tests).
+  const scope = fast?.baseUrl ?? process.env.CONFORMANCE_ADDRESS_SCOPE ?? target.baseUrl;
+  const {
+    status,
+    headers: answerHeaders,
+    text,
+  } = await budgetedAnswer(scope, method, path, url, headers, body);
   let parsed: unknown = text;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);

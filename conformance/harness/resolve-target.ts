@@ -13,6 +13,11 @@ import type { TargetDescription } from './target.js';
 
 export interface ResolvedTarget {
   target: TargetDescription;
+  /**
+   * The embedded default only: a third reference (wall clock, accounts and ports of its own) for the data-plane checks,
+   * so they run beside the REST checks without sharing an account's webhooks, streams, key windows or address window.
+   */
+  dataPlane?: TargetDescription | null;
   /** Stops the embedded reference and removes its data; nothing for an external target. */
   release(): Promise<void>;
 }
@@ -30,18 +35,26 @@ async function embedded(values: InputValues, root: string): Promise<ResolvedTarg
   const profile = profileOf(values, true);
   const latency = numberOf(values, 'latency-p99-ms', defaultLatencyP99Milliseconds);
   const logs = embeddedLogOptions(isOn(values, 'verbose'));
-  const main = await startEmbedded(root, { seedExtras: { extraSecretKeys: 12, revokedKey: true }, ...logs });
-  const fast = await startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs }).catch(
-    async (error) => {
-      await main.stop();
-      throw error;
-    },
-  );
+  // Started together: most of a start is the embedded database's set-up, which waits on nothing the others hold.
+  const starts = await Promise.allSettled([
+    startEmbedded(root, { seedExtras: { extraSecretKeys: 12, revokedKey: true }, ...logs }),
+    startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs }),
+    startEmbedded(root, { seedExtras: { extraSecretKeys: 4 }, ...logs }),
+  ]);
+  const started = starts.flatMap((each) => (each.status === 'fulfilled' ? [each.value] : []));
+  const release = async () => {
+    await Promise.all(started.map((reference) => reference.stop()));
+  };
+  const [main, fast, dataPlane] = starts;
+  if (main?.status !== 'fulfilled' || fast?.status !== 'fulfilled' || dataPlane?.status !== 'fulfilled') {
+    await release();
+    throw starts.find((each) => each.status === 'rejected')?.reason;
+  }
+  const fastClock = fastClockOf(fast.value);
   return {
-    target: embeddedTarget(main.service, fastClockOf(fast), profile, latency),
-    async release() {
-      await Promise.all([main.stop(), fast.stop()]);
-    },
+    target: embeddedTarget(main.value.service, fastClock, profile, latency),
+    dataPlane: embeddedTarget(dataPlane.value.service, fastClock, profile, latency),
+    release,
   };
 }
 

@@ -1,56 +1,30 @@
-import { type Fault, jsonOf, type ProxiedRequest, type ProxiedResponse, withJson } from './fault-proxy.js';
-import type { Credentials } from './reference-under-test.js';
+import { jsonOf, type ProxiedResponse, withJson } from './fault-proxy.js';
+import { credentialVariants } from './faults-credentials.js';
+import { errorVariants } from './faults-errors.js';
+import { isolationVariants } from './faults-isolation.js';
+import { pageVariants } from './faults-pages.js';
+import { profileVariants } from './faults-profiles.js';
+import { valueVariants } from './faults-values.js';
+import {
+  type BrokenVariant,
+  bearerOf,
+  errorOf,
+  isList,
+  isObject,
+  lastPage,
+  pathOnly,
+  rewriteJson,
+  withBearer,
+  writeMethods,
+} from './variant.js';
 
-/** A deliberately broken variant of the service: what the proxy does, and which requirements that must fail. */
-export interface BrokenVariant {
-  name: string;
-  fault(credentials: Credentials): Fault;
-  /** Check file name fragments (vitest filters) that exercise the fault; the rest of the suite is not run. */
-  files: string[];
-  /** Exactly the requirements that must fail: all those named by the checks that notice the fault. */
-  breaks: string[];
-  /** Exhausts a rate window of a shared key (the free key), so it needs a reference of its own. */
-  ownReference?: boolean;
-}
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-const bearerOf = (request: ProxiedRequest) => /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-
-const withBearer = (request: ProxiedRequest, key: string): ProxiedRequest => ({
-  ...request,
-  headers: { ...request.headers, authorization: `Bearer ${key}` },
-});
-
-const pathOnly = (request: ProxiedRequest) => request.path.split('?')[0] ?? '';
-
-/** Rewrites the JSON body of every response that `when` selects; others pass unchanged. */
-function rewriteJson(
-  when: (request: ProxiedRequest, response: ProxiedResponse, body: Json) => boolean,
-  change: (body: Json) => Json,
-): Fault {
-  return async (request, forward) => {
-    const response = await forward(request);
-    const body = jsonOf(response);
-    if (!isObject(body) || !when(request, response, body)) return response;
-    return withJson(response, change(structuredClone(body)));
-  };
-}
-
-const errorOf = (body: Json): Json | undefined => (isObject(body.error) ? body.error : undefined);
-const isList = (body: Json) => body.object === 'list' && Array.isArray(body.data);
-const lastPage = (body: Json) => isList(body) && body.hasMore === false;
-
-const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export type { BrokenVariant } from './variant.js';
 
 /**
  * The broken variants; each keeps the rest of the service intact. `breaks` follows the checks: when a check file
  * changes which requirements it names, `tsx conformance/testing/calibrate-variants.ts` prints the new sets to review.
  */
-export const brokenVariants: BrokenVariant[] = [
+const firstVariants: BrokenVariant[] = [
   {
     name: 'a stream title of 201 characters is accepted',
     // Truncated before the service sees it, echoed back whole: the service looks as if it stored 201 characters.
@@ -293,4 +267,14 @@ export const brokenVariants: BrokenVariant[] = [
     ],
     ownReference: true,
   },
+];
+
+export const brokenVariants: BrokenVariant[] = [
+  ...firstVariants,
+  ...profileVariants,
+  ...valueVariants,
+  ...pageVariants,
+  ...isolationVariants,
+  ...credentialVariants,
+  ...errorVariants,
 ];

@@ -26,6 +26,11 @@ export interface ReferenceUnderTest {
   credentials: Credentials;
   /** A target at `urls` (the reference itself, or a proxy in front of it) with keys no other run of this reference had. */
   targetAt(urls: { baseUrl: string; authUrl: string }, profile?: Profile): TargetDescription;
+  /**
+   * The environment of a run against this reference (harness/address-budget.ts): one ledger for all its runs, since
+   * they reach it from one address (through proxies too) and its per-address window outlives a run.
+   */
+  addressEnvironment: NodeJS.ProcessEnv;
   stop(): Promise<void>;
 }
 
@@ -55,6 +60,10 @@ export async function startReference(root: string, runs: number): Promise<Refere
   return {
     service,
     credentials,
+    addressEnvironment: {
+      CONFORMANCE_ADDRESS_LEDGER: `${dataDir}-address-ledger.jsonl`,
+      CONFORMANCE_ADDRESS_SCOPE: service.urls.baseUrl,
+    },
     targetAt(urls, profile = 'full') {
       const own = spare.splice(0, keysPerRun);
       const [paidSecret, ...extras] = own;
@@ -92,6 +101,7 @@ export async function startReference(root: string, runs: number): Promise<Refere
     async stop() {
       await service.stop();
       await rm(dataDir, { recursive: true, force: true });
+      await rm(`${dataDir}-address-ledger.jsonl`, { force: true });
     },
   };
 }

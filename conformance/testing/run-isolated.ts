@@ -8,7 +8,7 @@ import {
   type RequirementRow,
   type RequirementStatus,
 } from '../report/results.js';
-import { runTsx } from './run-tsx.js';
+import { cleanEnvironment, runTsx } from './run-tsx.js';
 
 export interface IsolatedRun {
   rows: RequirementRow[];
@@ -42,6 +42,8 @@ export async function runIsolated(
   target: TargetDescription,
   filters: readonly string[] = [],
   timeoutMilliseconds = 240_000,
+  /** More environment for the run (CONFORMANCE_ADDRESS_*: a ledger shared with other runs of one service). */
+  environment: NodeJS.ProcessEnv = {},
 ): Promise<IsolatedRun> {
   const scratchRoot = path.join(root, '.tmp');
   await mkdir(scratchRoot, { recursive: true });
@@ -52,6 +54,7 @@ export async function runIsolated(
     const resultsFile = path.join(scratch, 'results.json');
     await writeFile(targetFile, JSON.stringify(target), { mode: 0o600 });
     const finished = await runTsx(root, ['conformance/testing/run-target.ts', scratch, ...filters], {
+      environment: cleanEnvironment(environment),
       timeoutMilliseconds,
     });
     // vitest sets exit code 1 when a check failed: only a missing results file means the run itself broke.
