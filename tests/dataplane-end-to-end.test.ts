@@ -71,15 +71,20 @@ describe('MQTT ingest to WebSocket fan-out', () => {
     const client = createClient({ baseUrl: service.urls.baseUrl, apiKey: paidKey });
     const stream = await client.streams.create({ title: 'End to end', quality, format: 'json' });
     const received: TelemetryMessage[][] = [[], []];
+    // Every message each subscriber got: status messages (subscriber counts, coalesced) share the numbering.
+    const sequences: number[][] = [[], []];
     const subscriptions = await Promise.all(
-      received.map(async (messages) => {
+      received.map(async (messages, subscriber) => {
         const { token } = await client.subscriberTokens.create(stream.id);
         return subscribeLiveFeed({
           url: service.urls.wsUrl,
           parameters: { streamId: stream.id },
           query: { token },
           onMessage: (frame: LiveFrame) => {
-            for (const message of frame) if (message.type === 'telemetry') messages.push(message);
+            for (const message of frame) {
+              sequences[subscriber]?.push(message.seq);
+              if (message.type === 'telemetry') messages.push(message);
+            }
           },
         });
       }),
@@ -99,15 +104,14 @@ describe('MQTT ingest to WebSocket fan-out', () => {
       .poll(() => Math.min(...received.map((messages) => messages.length)), { timeout: 30_000 })
       .toBe(sampleCount);
     await device.close();
-    for (const messages of received) {
+    for (const messages of received)
       expect(messages.map((message) => message.sample.values.index)).toEqual(
         Array.from({ length: sampleCount }, (_, index) => index),
       );
-      const sequence = messages.map((message) => message.seq);
+    for (const sequence of sequences)
       expect(sequence.every((seq, index) => index === 0 || seq === (sequence[index - 1] ?? 0) + 1)).toBe(
         true,
       );
-    }
     await Promise.all(subscriptions.map((subscription) => subscription.close()));
     await expect.poll(async () => (await client.streams.retrieve(stream.id)).status).toBe('idle');
   });
