@@ -72,11 +72,11 @@ export class RedisSubscriberCounts implements SubscriberCounts {
     const prefix = `${JSON.stringify({ type: 'status', streamId, status }).slice(0, -1)},"subscriberCount":`;
     if (local === 0) this.#latest.delete(streamId);
     else this.#latest.set(streamId, { local, prefix });
-    return this.#count(streamId, local, announce ? prefix : null, true);
+    return this.#count(streamId, local, announce ? prefix : null);
   }
 
   current(streamId: string, local: number): Promise<number> {
-    return this.#count(streamId, local, null, false);
+    return this.#count(streamId, local, null);
   }
 
   close(): void {
@@ -85,12 +85,7 @@ export class RedisSubscriberCounts implements SubscriberCounts {
     this.#owed.clear();
   }
 
-  async #count(
-    streamId: string,
-    local: number,
-    announcePrefix: string | null,
-    retry: boolean,
-  ): Promise<number> {
+  async #count(streamId: string, local: number, announcePrefix: string | null): Promise<number> {
     const [total, windowLeft] = await this.#redis.countSubscribers(
       redisKeys.subscriberCounts(streamId),
       redisKeys.sequence(streamId),
@@ -103,21 +98,23 @@ export class RedisSubscriberCounts implements SubscriberCounts {
       announcePrefix ?? '',
       subscriberCountCoalesceMilliseconds,
     );
-    if (windowLeft > 0 && retry) this.#announceLater(streamId, announcePrefix ?? '', windowLeft);
+    if (windowLeft > 0 && announcePrefix !== null) this.#announceLater(streamId, announcePrefix, windowLeft);
     return total;
   }
 
   /**
-   * Another node's message opened the window: this change is owed once it ends. Whatever message then wins the next
-   * window sums this node's count as it is by then, so an owed announcement that finds a window open again is dropped.
+   * A message opened the window: this change is owed once it ends. An owed announcement that finds a window open
+   * again waits for that one too: the window may still be the one it waited for (this process's timer and Redis's
+   * expiry are a millisecond apart), whose message was summed before this node's change, so dropping it lost the
+   * change (a subscriber on another node never heard that this node's last subscriber left).
    */
   #announceLater(streamId: string, prefix: string, milliseconds: number): void {
     if (this.#owed.has(streamId)) return;
     const timer = setTimeout(() => {
       this.#owed.delete(streamId);
       const latest = this.#latest.get(streamId) ?? { local: 0, prefix };
-      this.#count(streamId, latest.local, latest.prefix, false).catch(this.onError);
-    }, milliseconds);
+      this.#count(streamId, latest.local, latest.prefix).catch(this.onError);
+    }, milliseconds + 1);
     timer.unref();
     this.#owed.set(streamId, timer);
   }
