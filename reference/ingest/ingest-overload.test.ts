@@ -3,7 +3,7 @@ import type { IPublishPacket, Packet } from 'mqtt-packet';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deviceTelemetryAddress } from '../../generated/messages/device-telemetry.js';
 import type { LoadReading, LoadSignal } from './event-loop-lag.js';
-import { OverloadGuard } from './overload-guard.js';
+import { defaultOverloadSettings, OverloadGuard } from './overload-guard.js';
 import { eventually, type TestStream, useIngestFixture } from './testing/ingest-fixture.js';
 import { connectedDevice, type RawDevice } from './testing/raw-device.js';
 
@@ -19,14 +19,10 @@ class ForcedLoad implements LoadSignal {
 
 const load = new ForcedLoad();
 const guard = new OverloadGuard(load, {
+  // The service's thresholds, read faster and left sooner so the tests are short.
+  ...defaultOverloadSettings,
   sampleIntervalMilliseconds: 20,
-  enterLagMilliseconds: 150,
-  enterUtilization: 0.9,
-  enterIngestShare: 0.5,
-  enterReadings: 2,
-  exitLagMilliseconds: 50,
   exitReadings: 3,
-  errorEventsPerSecond: 20,
 });
 async function overload(): Promise<void> {
   load.reading = { lagMilliseconds: 1000, utilization: 1, ingestShare: 1 };
