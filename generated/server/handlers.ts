@@ -102,6 +102,7 @@ export type CreateStreamReply =
   | { status: 400; body: CreateStreamResponses['400']; }
   | { status: 401; body: CreateStreamResponses['401']; headers?: { 'WWW-Authenticate'?: string; }; }
   | { status: 403; body: CreateStreamResponses['403']; headers?: { 'WWW-Authenticate'?: string; }; }
+  | { status: 404; body: CreateStreamResponses['404']; }
   | { status: 408; body: CreateStreamResponses['408']; }
   | { status: 413; body: CreateStreamResponses['413']; }
   | { status: 429; body: CreateStreamResponses['429']; headers?: { 'Retry-After'?: number; 'RateLimit-Policy'?: string; RateLimit?: string; }; }

@@ -56,6 +56,7 @@ export const routes = {
       '400': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '401': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '403': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
+      '404': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '408': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '413': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },
       '429': { contentType: 'application/json', schema: responseSchemas.ErrorResponse },

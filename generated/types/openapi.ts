@@ -605,7 +605,7 @@ export interface components {
             metadata?: components["schemas"]["Metadata"];
             /** @default medium */
             quality?: components["schemas"]["Quality"];
-            /** @description Record this stream's live sessions into this report. */
+            /** @description Record this stream's live sessions into this report. A report that is not in this account (unknown, deleted or another account's) answers 404 `resource_missing` with `param` `recordingReportId`, as PATCH does. */
             recordingReportId?: components["schemas"]["ReportId"];
             /** @description Ingestion region; default is the account's default region. */
             region?: components["schemas"]["Region"];
@@ -3655,6 +3655,16 @@ export interface operations {
                 headers: {
                     "Request-Id"?: components["schemas"]["RequestId"];
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The resource does not exist in this account: `not_found_error`. */
+            404: {
+                headers: {
+                    "Request-Id"?: components["schemas"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

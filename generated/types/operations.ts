@@ -67,6 +67,7 @@ export type CreateStreamResponses = {
   '400': operations['createStream']['responses']['400']['content']['application/json'];
   '401': operations['createStream']['responses']['401']['content']['application/json'];
   '403': operations['createStream']['responses']['403']['content']['application/json'];
+  '404': operations['createStream']['responses']['404']['content']['application/json'];
   '408': operations['createStream']['responses']['408']['content']['application/json'];
   '413': operations['createStream']['responses']['413']['content']['application/json'];
   '429': operations['createStream']['responses']['429']['content']['application/json'];

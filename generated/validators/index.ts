@@ -157,6 +157,11 @@ export const validateCreateStreamResponse401: Validator<operations.CreateStreamR
  */
 export const validateCreateStreamResponse403: Validator<operations.CreateStreamResponses['403']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
 /**
+ * Response 404 of createStream (POST /streams).
+ * @see spec/openapi.yaml#/paths/~1streams/post
+ */
+export const validateCreateStreamResponse404: Validator<operations.CreateStreamResponses['404']> = validatorFrom(compiled.validateErrorResponse, failureCodes);
+/**
  * Response 408 of createStream (POST /streams).
  * @see spec/openapi.yaml#/paths/~1streams/post
  */
