@@ -1,7 +1,7 @@
 import { apiPolicies } from '../../../generated/types/facts.js';
 import { verifyWebhook } from '../../../generated/webhooks/index.js';
 import type { ClockAnchor, DeliveryRow } from '../../storage/rows.js';
-import type { Receipt } from './chaos-receivers.js';
+import { type Receipt, refusedAlways } from './chaos-receivers.js';
 
 const delays: readonly number[] = apiPolicies.webhookDelivery.retryDelaysSeconds;
 
@@ -37,6 +37,14 @@ export interface ChaosReport {
   signaturesFailed: number;
   /** Verified, but signed further from the receipt than the spec's tolerance in scaled time (a loaded machine). */
   signaturesOutsideTolerance: number;
+  /** Deliveries the receiver refused on every attempt (chosen by id, see `refusedAlways`). */
+  refusedAlways: number;
+  /** Of those, how many did not end undelivered after exactly the schedule's attempts. */
+  refusedAlwaysNotUndelivered: number;
+  /** Deliveries with more recorded attempts than the schedule allows (the first and one per retry delay). */
+  attemptsBeyondSchedule: number;
+  /** Deliveries the receiver refused more often than the schedule allows (a crash may add one unrecorded attempt). */
+  refusedBeyondSchedule: number;
 }
 
 export function checkChaos(input: ChaosInput): ChaosReport {
@@ -65,6 +73,10 @@ export function checkChaos(input: ChaosInput): ChaosReport {
     signaturesChecked: 0,
     signaturesFailed: 0,
     signaturesOutsideTolerance: 0,
+    refusedAlways: 0,
+    refusedAlwaysNotUndelivered: 0,
+    attemptsBeyondSchedule: 0,
+    refusedBeyondSchedule: 0,
   };
   for (const delivery of input.deliveries) {
     const receipts = byDelivery.get(delivery.id) ?? [];
@@ -74,6 +86,14 @@ export function checkChaos(input: ChaosInput): ChaosReport {
     else report.notFinal += 1;
     // Lost: recorded delivered without the receiver taking it, or never received at all.
     if ((delivery.status === 'delivered' && accepted === -1) || receipts.length === 0) report.lost += 1;
+    if (receipts[0]?.webhookIndex === 0 && refusedAlways(delivery.id)) {
+      report.refusedAlways += 1;
+      if (delivery.status !== 'undelivered' || delivery.attempts.length !== delays.length + 1)
+        report.refusedAlwaysNotUndelivered += 1;
+    }
+    if (delivery.attempts.length > delays.length + 1) report.attemptsBeyondSchedule += 1;
+    if (receipts.filter((receipt) => receipt.status >= 300).length > delays.length + 1)
+      report.refusedBeyondSchedule += 1;
     const first = receipts[accepted];
     for (const _later of receipts.slice(accepted === -1 ? receipts.length : accepted + 1)) {
       if (first !== undefined && inCrash(first.receivedAt, first.receivedAt))

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { apiPolicies } from '../../../generated/types/facts.js';
 import { answer, type Received, type Receiver, startReceiver } from './receiver.js';
 
@@ -18,7 +19,18 @@ export interface ChaosReceivers {
   close(): Promise<void>;
 }
 
-/** One receiver per webhook; the first answers 500 to half of the requests at random, the others 204. */
+/**
+ * Whether the flaky receiver refuses every attempt of this delivery: about 1 in 16, chosen by the delivery id so that
+ * the outcome does not hang on chance (each of them must end undelivered after the whole schedule).
+ */
+export function refusedAlways(deliveryId: string): boolean {
+  return (createHash('sha256').update(deliveryId).digest()[0] ?? 0) < 16;
+}
+
+/**
+ * One receiver per webhook; the first refuses (500) every attempt of the deliveries `refusedAlways` picks and half of
+ * the other requests at random, the others answer 204.
+ */
 export async function startChaosReceivers(count: number): Promise<ChaosReceivers> {
   const receipts: Receipt[] = [];
   const receivers: Receiver[] = [];
@@ -26,8 +38,8 @@ export async function startChaosReceivers(count: number): Promise<ChaosReceivers
     const flaky = index === 0;
     receivers.push(
       await startReceiver((request, response, received) => {
-        const status = flaky && Math.random() < 0.5 ? 500 : 204;
         const deliveryId = String(request.headers[deliveryIdHeader]);
+        const status = flaky && (refusedAlways(deliveryId) || Math.random() < 0.5) ? 500 : 204;
         receipts.push({ ...received, webhookIndex: index, deliveryId, status });
         answer(status)(request, response, received);
       }),
