@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // One PGlite initdb per run, copied into each fresh data directory (ADR 0031).
+    globalSetup: ['tests/support/global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'shared-modules', include: shared, isolate: false } },
       {
