@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 /**
  * Test runs only (ADR 0031): a directory holding what PGlite's initdb writes into an empty data directory. PGlite runs
  * initdb (in WebAssembly) on every fresh directory, 3–10 s on this 2-core machine and most of a reference's start-up;
- * `tests/support/global-setup.ts` runs it once per `vitest run` and names the result here, and each fresh data directory
- * starts as a copy of it. Unset (every deployment, `npm start`), nothing changes.
+ * `tests/support/global-setup.ts` makes it once (cached per PGlite version) and names it here, and each fresh data
+ * directory of the run starts as a copy of it. Unset (every deployment, `npm start`), nothing changes.
  */
 export const pgliteTemplateVariable = 'TELEMETRY_TEST_PGLITE_TEMPLATE';
 
