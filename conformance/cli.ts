@@ -2,15 +2,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { catalogue } from './harness/catalogue.js';
 import { helpText, InputError, inputs, isOn, readInputs, switches } from './harness/inputs.js';
-import { resolveTarget } from './harness/resolve-target.js';
-import { readCaFile, trustForWorkers } from './harness/trust.js';
 import type { FileSpan } from './report/collector.js';
-import { writeReports } from './report/files.js';
-import { buildMatrix, type CheckResult, exitCodeOf, totalsOf, uncoveredInProfile } from './report/results.js';
-import { terminalReport } from './report/terminal.js';
-import { runChecks } from './run-checks.js';
+import type { CheckResult } from './report/results.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -59,6 +53,24 @@ async function main(): Promise<number> {
     else if (value === true && name !== 'help') flags[name] = 'true';
   }
   const input = readInputs(flags, process.env);
+  // Loaded only once the input is valid: the harness and the reference take seconds to import, which --help and a
+  // refused flag should not pay (the CLI's tests spawn it for each case).
+  const [
+    { catalogue },
+    { resolveTarget },
+    { readCaFile, trustForWorkers },
+    { writeReports },
+    results,
+    terminal,
+  ] = await Promise.all([
+    import('./harness/catalogue.js'),
+    import('./harness/resolve-target.js'),
+    import('./harness/trust.js'),
+    import('./report/files.js'),
+    import('./report/results.js'),
+    import('./report/terminal.js'),
+  ]);
+  const { buildMatrix, exitCodeOf, totalsOf, uncoveredInProfile } = results;
   const started = performance.now();
   const ca = input['ca-file'] === undefined ? null : await readCaFile(path.resolve(input['ca-file']));
   const resolved = await resolveTarget(input, root, ca);
@@ -69,6 +81,7 @@ async function main(): Promise<number> {
     console.log(
       `conformance: ${resolved.target.embedded ? 'embedded reference' : 'deployment'} at ${resolved.target.baseUrl}, profile ${resolved.target.profile} (ready after ${(resolvedAfter / 1000).toFixed(1)} s)`,
     );
+    const { runChecks } = await import('./run-checks.js');
     const collector = await runChecks(
       resolved.target,
       root,
@@ -91,7 +104,7 @@ async function main(): Promise<number> {
       console.log(
         `${uncovered} requirements of profile ${resolved.target.profile} have no check${allowUncovered ? ' (allowed by --allow-uncovered)' : ': exit 1 (--allow-uncovered for a partial target)'}`,
       );
-    console.log(terminalReport(rows, totals, collector.suiteErrors));
+    console.log(terminal.terminalReport(rows, totals, collector.suiteErrors));
     return exitCodeOf(rows, totals, resolved.target.profile, allowUncovered);
   } finally {
     await resolved.release();

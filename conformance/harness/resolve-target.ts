@@ -1,13 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
-import {
-  embeddedFastTimeScale,
-  embeddedLogOptions,
-  embeddedTarget,
-  fastClockOf,
-  startEmbedded,
-} from './embedded-target.js';
 import { hostAndPort, InputError, type InputValues, isOn, numberOf, profileOf } from './inputs.js';
 import type { TargetDescription } from './target.js';
 
@@ -34,6 +27,9 @@ async function embedded(values: InputValues, root: string): Promise<ResolvedTarg
   // Before the start: a bad input must not leave a running reference (and its data directory) behind.
   const profile = profileOf(values, true);
   const latency = numberOf(values, 'latency-p99-ms', defaultLatencyP99Milliseconds);
+  // Imported here, not at the top: it loads the whole reference (seconds), which a deployment never needs.
+  const { embeddedFastTimeScale, embeddedLogOptions, embeddedTarget, fastClockOf, startEmbedded } =
+    await import('./embedded-target.js');
   const logs = embeddedLogOptions(isOn(values, 'verbose'));
   // Started together: most of a start is the embedded database's set-up, which waits on nothing the others hold.
   const starts = await Promise.allSettled([

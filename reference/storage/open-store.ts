@@ -1,6 +1,7 @@
 import { cachedStore } from './cached-store.js';
 import { migrate } from './migrate.js';
 import { openPgliteExecutor } from './pglite-executor.js';
+import { copyPgliteTemplate } from './pglite-template.js';
 import { openPgliteThreadExecutor } from './pglite-thread-executor.js';
 import { openPostgresExecutor } from './postgres-executor.js';
 import type { SqlExecutor } from './sql-executor.js';
@@ -22,6 +23,7 @@ export type StoreLocation =
 
 /** The executor for a location, with the schema migrated to the current version. */
 export async function openExecutor(location: StoreLocation): Promise<SqlExecutor> {
+  if (location.kind === 'embedded') await copyPgliteTemplate(location.dataDir);
   const executor =
     location.kind === 'embedded'
       ? location.thread

@@ -1,8 +1,6 @@
 // Loads the two documents with their $refs resolved, so docs and mock see what Redoc and Prism see.
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { Parser } from '@asyncapi/parser';
-import { bundleDocument, loadRedoclyConfig } from '../../generators/load/redocly.js';
 
 /** An error about the inputs: reported as one line, without a stack. */
 export class DocumentError extends Error {}
@@ -25,6 +23,8 @@ const errorSeverity = 0; // DiagnosticSeverity.Error in @asyncapi/parser
 
 /** OpenAPI with external files folded into components; internal refs are kept. */
 export async function bundleOpenApi(path: string): Promise<unknown> {
+  // Imported here: Redocly and the AsyncAPI parser take seconds to load, which a refused input should not pay.
+  const { bundleDocument, loadRedoclyConfig } = await import('../../generators/load/redocly.js');
   const { document, problems } = await bundleDocument(path, await loadRedoclyConfig(null), process.cwd());
   const firstError = problems[0];
   if (firstError !== undefined || document === null) {
@@ -39,6 +39,7 @@ export async function bundleOpenApi(path: string): Promise<unknown> {
 
 /** AsyncAPI as plain JSON with every $ref replaced by its target. */
 export async function parseAsyncApi(path: string): Promise<unknown> {
+  const { Parser } = await import('@asyncapi/parser');
   const { document, diagnostics } = await new Parser().parse(await readFile(path, 'utf8'), { source: path });
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === errorSeverity);
   if (!document || errors.length > 0) {
