@@ -102,17 +102,17 @@ function failed(statusCode: number | null, error: string, durationMs: number): A
   return { delivered: false, statusCode, error, durationMs };
 }
 
-/** Reads up to `cap` bytes and drops the rest by closing the body (and its connection) rather than reading 1 GB. */
-async function drain(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number): Promise<void> {
-  let read = 0;
+/**
+ * Reads up to `cap` bytes and drops the rest by destroying the body (and its connection) rather than reading 1 GB.
+ * undici's dump does exactly that without an async iterator per response (the iterator showed in the profile).
+ */
+async function drain(
+  body: { dump(options: { limit: number }): Promise<unknown> },
+  cap: number,
+): Promise<void> {
   try {
-    for await (const chunk of body) {
-      read += chunk.length;
-      if (read >= cap) break;
-    }
+    await body.dump({ limit: cap });
   } catch {
     // The status line decided the attempt; a body cut short afterwards changes nothing.
-  } finally {
-    body.destroy();
   }
 }

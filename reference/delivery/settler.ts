@@ -1,9 +1,12 @@
 import type { DeliveryOutcome } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 
-/** How long an outcome waits for others to share its write, unless `fullBatch` of them gather sooner or one is a retry. */
-const gatherMs = 40;
-const fullBatch = 128;
+/**
+ * How long an outcome waits by default for others to share its write, unless `fullBatch` of them gather sooner or one
+ * is a retry. The embedded store waits longer (the dispatcher's `settleGatherMs`).
+ */
+const defaultGatherMs = 40;
+const fullBatch = 256;
 const maxBatch = 500;
 
 interface Waiting {
@@ -14,17 +17,19 @@ interface Waiting {
 /**
  * Writes attempt outcomes in batches: one UPDATE records up to 500 attempts. Each write has a cost of its own
  * besides its rows (with the embedded store a PGlite query on this thread, during which no response is read), so an
- * outcome waits up to 40 ms, or until 128 have gathered, before the write starts; a failure with a retry ahead starts it at once. An outcome whose lease was lost (ran
+ * outcome waits up to `gatherMs`, or until 256 have gathered, before the write starts; a failure with a retry ahead starts it at once. An outcome whose lease was lost (ran
  * out and was claimed again) or whose delivery was replayed meanwhile is not applied.
  */
 export class Settler {
   readonly #store: Store;
+  readonly #gatherMs: number;
   #waiting: Waiting[] = [];
   #writing: Promise<void> | null = null;
   #gathered: (() => void) | null = null;
 
-  constructor(store: Store) {
+  constructor(store: Store, gatherMs = defaultGatherMs) {
     this.#store = store;
+    this.#gatherMs = gatherMs;
   }
 
   /** Resolves to whether the outcome was applied (false when the lease was lost or the write failed). */
@@ -51,7 +56,7 @@ export class Settler {
         !this.#waiting.some((entry) => entry.outcome.status === 'pending')
       )
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, gatherMs);
+          const timer = setTimeout(resolve, this.#gatherMs);
           this.#gathered = () => {
             clearTimeout(timer);
             resolve();

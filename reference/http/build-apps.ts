@@ -8,6 +8,7 @@ import { authenticateHook } from './authenticate-hook.js';
 import { redirectInvalidAuthorization } from './authorization-redirects.js';
 import type { ServiceDependencies } from './dependencies.js';
 import {
+  answerHalfClosedRequests,
   ignoreUnknownExpectations,
   type RequestTimeouts,
   serverEdgeOptions,
@@ -62,6 +63,7 @@ function newApp(prefix: string, settings: HttpSettings): FastifyInstance {
   logRequests(app);
   securityHeaders(app);
   ignoreUnknownExpectations(app);
+  answerHalfClosedRequests(app);
   strictJsonParser(app);
   app.addHook('preValidation', refuseUnfitValues);
   if (prefix !== '') {

@@ -89,6 +89,17 @@ export function ignoreUnknownExpectations(app: FastifyInstance): void {
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
 }
 
+/**
+ * A client may send a whole request and then shut its side of the connection (`Connection: close` and a half-close:
+ * raw clients, HTTP/1.0 tools). Node would then drop every request not yet answered and close at once, so whether
+ * such a client got its answer depended on the handler finishing before the FIN was read (a store on another thread
+ * never did). Half-open, the request is served and the connection closes after its response (RFC 9112 §9.6).
+ */
+export function answerHalfClosedRequests(app: FastifyInstance): void {
+  // Node's own switch (net.Server is already allowHalfOpen; this is the HTTP layer's), not in @types/node.
+  (app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+}
+
 /** Fastify's JSON parser behind the structure check: deep nesting and duplicate keys are body_invalid_json. */
 export function strictJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');

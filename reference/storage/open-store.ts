@@ -14,8 +14,8 @@ export type StoreLocation =
       kind: 'embedded';
       dataDir: string;
       /**
-       * PGlite on a worker thread of its own (ADR 0030) instead of the caller's thread. Not the default yet:
-       * `reference/http/issue-12-hostile-inputs.test.ts` gets no answer to 19 raw-socket requests with it.
+       * PGlite on a worker thread of its own (ADR 0030), the default; `false` runs it on the caller's thread
+       * (comparisons such as bench/measure/delivery-threads.ts).
        */
       thread?: boolean;
     }
@@ -26,7 +26,7 @@ export async function openExecutor(location: StoreLocation): Promise<SqlExecutor
   if (location.kind === 'embedded') await copyPgliteTemplate(location.dataDir);
   const executor =
     location.kind === 'embedded'
-      ? location.thread
+      ? location.thread !== false
         ? await openPgliteThreadExecutor(location.dataDir)
         : await openPgliteExecutor(location.dataDir)
       : openPostgresExecutor(location.connectionString);

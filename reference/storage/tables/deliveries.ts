@@ -73,12 +73,13 @@ claimed AS (
       : 'SELECT u.* FROM deliveries AS u JOIN picked ON u.id = picked.id'
   }
 )
-SELECT ${selectList(deliveryShape)}, t.retry_base AS "retryBase", t.generation,
-  w.url AS "webhookUrl", w.signing_secret AS "signingSecret",
-  w.previous_signing_secret AS "previousSigningSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
-  e.created AS "eventCreated", e.livemode AS "eventLivemode", e.data AS "eventData"
-FROM claimed AS t JOIN webhooks w ON w.id = t.webhook_id JOIN events e ON e.id = t.event_id
-ORDER BY t.next_attempt_at, t.seq`;
+SELECT coalesce(json_agg(r ORDER BY r."nextAttemptAt", r."claimOrder"), '[]'::json)::text AS claimed FROM (
+  SELECT ${selectList(deliveryShape)}, t.seq AS "claimOrder", t.retry_base AS "retryBase", t.generation,
+    w.url AS "webhookUrl", w.signing_secret AS "signingSecret",
+    w.previous_signing_secret AS "previousSigningSecret", w.previous_secret_expires_at AS "previousSecretExpiresAt",
+    e.created AS "eventCreated", e.livemode AS "eventLivemode", e.data AS "eventData"
+  FROM claimed AS t JOIN webhooks w ON w.id = t.webhook_id JOIN events e ON e.id = t.event_id
+) AS r`;
 const leasingClaim = claimStatement(true);
 const leaselessClaim = claimStatement(false);
 
@@ -118,21 +119,22 @@ async function claim(executor: SqlExecutor, request: ClaimRequest): Promise<Clai
     busy.map(([, count]) => count),
     request.perWebhook,
   ];
-  const records =
+  const [answer] =
     request.leaseUntil === null
-      ? await executor.query<Record<string, unknown>>(leaselessClaim, [
+      ? await executor.query<{ claimed: string }>(leaselessClaim, [
           request.now,
           [...request.held],
           ...common,
           capped,
         ])
-      : await executor.query<Record<string, unknown>>(leasingClaim, [
+      : await executor.query<{ claimed: string }>(leasingClaim, [
           request.now,
           request.leaseUntil,
           ...common,
           request.claimToken,
           capped,
         ]);
+  const records = JSON.parse(answer?.claimed ?? '[]') as Array<Record<string, unknown>>;
   return records.map(claimedDelivery);
 }
 
