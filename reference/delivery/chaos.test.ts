@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { apiPolicies } from '../../generated/types/facts.js';
 import { openStore, type StoreLocation } from '../storage/open-store.js';
 import type { DeliveryRow } from '../storage/rows.js';
 import { startPostgresServer } from '../storage/testing/postgres-server.js';
@@ -20,9 +21,11 @@ const webhookCount = 20;
 const eventsPerWebhook = 500;
 // 10.6 h of retry schedule in about 38 s.
 const timeScale = 1000;
-// Wall-clock scheduling slack on top of +5 %: the dispatcher's timer, a claim behind PGlite queries of 50–400 ms on
-// the service's own thread while 10 000 first attempts drain, on a shared 2-core machine. Stated in ADR 0012.
-const slackWallMs = 1000;
+// Wall-clock scheduling slack on top of +5 %: the dispatcher's timer, a retry's outcome write and its claim queued
+// behind PGlite's other queries (one connection) while 10 000 first attempts drain, on a shared 2-core machine; the
+// fresh-clone CI run saw a retry 985 ms late at 1 s (cause not pinned down, see ADR 0012). 1.5 s, as the conformance retry checks allow: a
+// doubled third or later delay (+1.8 s or more at 1000×) is still caught. Stated in ADR 0012.
+const slackWallMs = 1500;
 // A killed node's leases run out after the receiver timeout and a margin (wall clock); PGlite releases them at start.
 const leaseWallMs = 25_000;
 
@@ -43,11 +46,28 @@ async function until(condition: () => boolean, timeoutMs: number, what: () => st
   }
 }
 
-/** Every delivery either taken (a 2xx) or refused on every attempt of the schedule. */
-function allFinal(receivers: ChaosReceivers, expected: number): boolean {
+const lastDelayWallMs = ((apiPolicies.webhookDelivery.retryDelaysSeconds.at(-1) ?? 0) * 1000) / timeScale;
+const attemptsInSchedule = apiPolicies.webhookDelivery.retryDelaysSeconds.length + 1;
+
+/**
+ * Every delivery either taken (a 2xx) or refused on every attempt of the schedule. An attempt in flight at a SIGKILL
+ * reaches the receiver but may never be recorded, and is then made again: a delivery refused as often as the
+ * schedule has attempts, one of them inside a crash window, may still owe one, due at most the last delay after the
+ * last receipt.
+ */
+function allFinal(receivers: ChaosReceivers, expected: number, crashes: CrashWindow[]): boolean {
+  const inCrash = (at: number) => crashes.some((crash) => at >= crash.from && at <= crash.to);
   let final = 0;
-  for (const receipts of receivers.byDelivery().values())
-    if (receipts.some((receipt) => receipt.status < 300) || receipts.length >= 6) final += 1;
+  for (const receipts of receivers.byDelivery().values()) {
+    const last = receipts.at(-1)?.receivedAt ?? 0;
+    if (
+      receipts.some((receipt) => receipt.status < 300) ||
+      (receipts.length >= attemptsInSchedule &&
+        (!receipts.some((receipt) => inCrash(receipt.receivedAt)) ||
+          Date.now() - last > lastDelayWallMs + slackWallMs))
+    )
+      final += 1;
+  }
   return final >= expected;
 }
 
@@ -73,7 +93,7 @@ async function chaosRun(location: StoreLocation, dataDir: string, kills: number[
     crashes.push({ from: killedAt - 5000, to });
   }
   await until(
-    () => allFinal(receivers, filled.deliveries),
+    () => allFinal(receivers, filled.deliveries, crashes),
     300_000,
     () => `every delivery to end (${receivers.receipts.length} receipts): ${service.output().slice(-2000)}`,
   );
