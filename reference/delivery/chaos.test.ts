@@ -22,9 +22,9 @@ const eventsPerWebhook = 500;
 // 10.6 h of retry schedule in about 38 s.
 const timeScale = 1000;
 // Wall-clock scheduling slack on top of +5 %: the dispatcher's timer, a retry's outcome write and its claim queued
-// behind PGlite's other queries (one connection) while 10 000 first attempts drain, on a shared 2-core machine; the
-// fresh-clone CI run saw a retry 985 ms late at 1 s (cause not pinned down, see ADR 0012). 1.5 s, as the conformance retry checks allow: a
-// doubled third or later delay (+1.8 s or more at 1000×) is still caught. Stated in ADR 0012.
+// behind PGlite's other queries (one connection) while 10 000 first attempts drain, on a shared 2-core machine. A
+// fresh-clone CI run saw a retry 985 ms late at 1 s (cause not pinned down). 1.5 s, as the conformance retry checks
+// allow: a doubled third or later delay (+1.8 s or more at 1000×) is still caught. Stated in ADR 0012.
 const slackWallMs = 1500;
 // A killed node's leases run out after the receiver timeout and a margin (wall clock); PGlite releases them at start.
 const leaseWallMs = 25_000;

@@ -1,11 +1,6 @@
 import type { DeliveryOutcome } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 
-/**
- * How long an outcome waits by default for others to share its write, unless `fullBatch` of them gather sooner or one
- * is a retry. The embedded store waits longer (the dispatcher's `settleGatherMs`).
- */
-const defaultGatherMs = 40;
 const fullBatch = 256;
 const maxBatch = 500;
 
@@ -16,9 +11,10 @@ interface Waiting {
 
 /**
  * Writes attempt outcomes in batches: one UPDATE records up to 500 attempts. Each write has a cost of its own
- * besides its rows (with the embedded store a PGlite query on this thread, during which no response is read), so an
- * outcome waits up to `gatherMs`, or until 256 have gathered, before the write starts; a failure with a retry ahead starts it at once. An outcome whose lease was lost (ran
- * out and was claimed again) or whose delivery was replayed meanwhile is not applied.
+ * besides its rows (with the embedded store, PGlite's one connection serves nobody else meanwhile), so an outcome waits
+ * up to `gatherMs` (the dispatcher's `settleGatherMs`), or until 256 have gathered, before the write starts; a failure
+ * with a retry ahead starts it at once. An outcome whose lease was lost (ran out and was claimed again) or whose
+ * delivery was replayed meanwhile is not applied.
  */
 export class Settler {
   readonly #store: Store;
@@ -27,7 +23,7 @@ export class Settler {
   #writing: Promise<void> | null = null;
   #gathered: (() => void) | null = null;
 
-  constructor(store: Store, gatherMs = defaultGatherMs) {
+  constructor(store: Store, gatherMs: number) {
     this.#store = store;
     this.#gatherMs = gatherMs;
   }
