@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accountPlanMembers } from '../../generated/types/facts.js';
+import { accountPlanMembers, apiPolicies } from '../../generated/types/facts.js';
 import { isoTime } from '../clock.js';
 import { startReceiver } from '../delivery/testing/receiver.js';
 import { createApiKey } from '../seed.js';
@@ -134,6 +134,47 @@ describe.skipIf('unavailable' in topology)('two nodes on PostgreSQL and Redis (A
     expect(
       (await fetch(feedUrl, { headers: { 'if-none-match': after.headers.get('etag') ?? '' } })).status,
     ).toBe(304);
+  });
+
+  it('the bounded feed holds the newest published records, whichever node created and published them', async () => {
+    const [a, b] = running().nodes;
+    const nodes = [a, b];
+    const bound = apiPolicies.limits.maxFeedItems;
+    const report = (await a.api('POST', '/reports', { title: 'Bounded feed, two nodes' })).body;
+    const count = bound + 2;
+    // Created 8 at a time through both nodes, as the conformance check does: their insertion order is the nodes'.
+    const created: { id: string; title: string }[] = [];
+    for (let first = 0; first < count; first += 8) {
+      const batch = Array.from({ length: Math.min(8, count - first) }, (_, offset) => first + offset);
+      const records = await Promise.all(
+        batch.map(async (index) => {
+          const title = `bounded ${index}`;
+          const body = { title, samples: [{ ts: index, values: { rpm: index } }] };
+          const answer = await nodes[index % 2]?.api('POST', `/reports/${report.id}/records`, body);
+          return { id: answer?.body.id as string, title };
+        }),
+      );
+      created.push(...records);
+    }
+    // Published one at a time, alternating nodes, in the reverse of creation: "newest" is the last published.
+    const order = [...created].reverse();
+    const feedOf = async (node: (typeof nodes)[number]) => {
+      const answer = await fetch(`${node.service.urls.baseUrl}/reports/${report.id}/feed.xml`);
+      const xml = await answer.text();
+      return [...xml.matchAll(/<title>(bounded \d+)<\/title>/g)].map((match) => match[1]);
+    };
+    for (const [index, record] of order.entries()) {
+      const publishing = nodes[index % 2];
+      const answer = await publishing?.api('POST', `/reports/${report.id}/records/${record.id}/publish`);
+      expect(answer?.status).toBe(200);
+      if (index + 1 < bound) continue;
+      // From the bound on, each node serves exactly the newest `bound` published, newest first.
+      const newest = order
+        .slice(Math.max(0, index + 1 - bound), index + 1)
+        .map((each) => each.title)
+        .reverse();
+      for (const node of nodes) expect(await feedOf(node)).toEqual(newest);
+    }
   });
 
   it('a key revoked through node A is refused by node B at once (its cache would keep it a minute)', async () => {
