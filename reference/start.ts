@@ -151,8 +151,9 @@ export async function start(options: StartOptions): Promise<RunningService> {
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter:
       cluster?.rateLimiter ?? new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+    // With Redis, the address windows are shared too (ADR 0023): keys of their own beside the credentials' windows.
     addressLimit: newAddressLimit(
-      new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+      cluster?.rateLimiter ?? new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
       options.addressRequestsPerWindow,
     ),
     autoApproveConsent: options.autoApproveConsent ?? false,

@@ -7,6 +7,7 @@ import { createApiKey } from '../seed.js';
 import { openStore } from '../storage/open-store.js';
 import { openChangeAnnouncer } from './change-announcer.js';
 import { redisKeys } from './redis-keys.js';
+import { freshLoopbackAddress, requestFrom } from './testing/from-address.js';
 import { connectDevice, createStream, eventually, openFeed, topicOf } from './testing/live-clients.js';
 import { startTopology } from './testing/two-nodes.js';
 
@@ -233,6 +234,37 @@ describe.skipIf('unavailable' in topology)('two nodes on PostgreSQL and Redis (A
     expect(statuses.slice(limit)).toEqual([429, 429, 429, 429]);
     const refused = await nodes[1].api('GET', '/streams', undefined, key);
     expect(refused.headers.get('ratelimit')).toMatch(/r=0/);
+  });
+
+  it('the per-address window is shared: requests without a valid key spread over both nodes are admitted once', async () => {
+    const [a, b] = running().nodes;
+    const limit = apiPolicies.rateLimit.perAddress.requestsPerWindow;
+    const address = freshLoopbackAddress();
+    const headers = { authorization: `Bearer sk_live_${'x'.repeat(40)}` };
+    const statuses: number[] = [];
+    for (let index = 0; index < limit + 2; index += 1) {
+      const node = index % 2 === 0 ? a : b;
+      statuses.push((await requestFrom(address, `${node.service.urls.baseUrl}/streams`, { headers })).status);
+    }
+    expect(statuses.filter((status) => status === 401)).toHaveLength(limit);
+    expect(statuses.slice(limit)).toEqual([429, 429]);
+    // The token endpoint of either node refuses the address before checking anything (the peek is shared too).
+    for (const node of [a, b]) {
+      const token = await requestFrom(address, `${node.service.urls.authUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: 'rt_GuessedGuessedGuessed',
+          client_id: running().seeded.oauthClient.clientId,
+        }).toString(),
+      });
+      expect(token.status).toBe(429);
+      expect(Number(token.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // Another address is untouched.
+    const other = await requestFrom(freshLoopbackAddress(), `${b.service.urls.baseUrl}/streams`, { headers });
+    expect(other.status).toBe(401);
   });
 
   it('webhook deliveries from both nodes: every event is sent once, none twice', async () => {
