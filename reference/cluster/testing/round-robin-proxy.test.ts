@@ -10,7 +10,7 @@ afterEach(async () => {
 
 /** A node that answers each connection with the address it came from, then closes it. */
 async function addressEcho(): Promise<number> {
-  const server = net.createServer((socket) => socket.end(socket.remoteAddress));
+  const server = net.createServer((socket) => socket.end(socket.remoteAddress ?? ''));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise((resolve) => server.close(resolve)));
   return (server.address() as net.AddressInfo).port;
