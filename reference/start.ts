@@ -143,6 +143,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
   const streamLifecycle = new StreamLifecycleEvents();
+  // With several nodes a deletion through any node closes this node's subscribers too (ADR 0023).
+  const sharedLifecycle = (await cluster?.sharedLifecycle(streamLifecycle)) ?? streamLifecycle;
   const dependencies: ServiceDependencies = {
     store,
     clock,
@@ -157,7 +159,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
       options.addressRequestsPerWindow,
     ),
     autoApproveConsent: options.autoApproveConsent ?? false,
-    streamLifecycle,
+    streamLifecycle: sharedLifecycle,
     webhookTargets,
     feedVersions: cluster?.feedVersions,
   };

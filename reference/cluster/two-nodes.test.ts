@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accountPlanMembers, apiPolicies } from '../../generated/types/facts.js';
+import { accountPlanMembers, apiPolicies, channelFacts } from '../../generated/types/facts.js';
 import { isoTime } from '../clock.js';
 import { startReceiver } from '../delivery/testing/receiver.js';
 import { createApiKey } from '../seed.js';
@@ -110,6 +110,17 @@ describe.skipIf('unavailable' in topology)('two nodes on PostgreSQL and Redis (A
     const second = await connectDevice(b, stream);
     expect((await a.api('GET', `/streams/${stream.id}`)).body.status).toBe('live');
     await second.endAsync();
+  });
+
+  it('a stream deleted through node A closes its subscribers on both nodes with the spec’s close code', async () => {
+    const [a, b] = running().nodes;
+    const stream = await createStream(a);
+    const [feedA, feedB] = [await openFeed(a, stream.id), await openFeed(b, stream.id)];
+    expect((await a.api('DELETE', `/streams/${stream.id}`)).status).toBe(200);
+    const code = channelFacts.liveFeed.connectionRules.closeCodes.streamDeleted.code;
+    const within = (feed: typeof feedA) =>
+      Promise.race([feed.closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 5000))]);
+    expect(await Promise.all([within(feedA), within(feedB)])).toEqual([code, code]);
   });
 
   it('a report feed cached on node B is not answered 304 once a record was published through node A', async () => {
