@@ -3,7 +3,7 @@
 // OAuth, MQTT) in front of both, so devices, subscribers and REST calls land on either node; the balancers keep each
 // loopback client's own address, so the per-address windows (shared through Redis) count the suite's addresses as a
 // transparent balancer would. The harness gets the balancers' URLs and the seeded credentials, nothing else. About
-// 80 s: opt-in with TELEMETRY_CLUSTER_CONFORMANCE=1, which .ci/run sets (ADR 0023).
+// 90-110 s: opt-in with TELEMETRY_CLUSTER_CONFORMANCE=1, which .ci/run sets (ADR 0023).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
