@@ -20,7 +20,7 @@ import type { ServiceDependencies } from './http/dependencies.js';
 import { listen } from './http/listen.js';
 import type { LogLevel } from './http/request-log.js';
 import { startIngestServer } from './ingest/ingest-server.js';
-import type { OverloadSettings } from './ingest/overload-guard.js';
+import type { IngestShedding, OverloadSettings } from './ingest/overload-guard.js';
 import { persistentClock } from './persistent-clock.js';
 import { FixedWindowRateLimiter } from './rate-limiter.js';
 import { StreamRecorder } from './recording/stream-recorder.js';
@@ -97,6 +97,8 @@ export interface RunningService {
   bus: FanoutBus;
   /** With Redis: this node's name among several; null for the single-process service. */
   nodeId: string | null;
+  /** What MQTT ingest shed under overload since start (x-ingest-rules.overload, ADR 0029): for load reports. */
+  ingestShedding(): IngestShedding;
   stop(): Promise<void>;
 }
 
@@ -234,6 +236,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     dependencies,
     bus,
     nodeId: cluster?.nodeId ?? null,
+    ingestShedding: () => ({ ...ingest.overload.counts }),
     async stop() {
       // Devices first, so their streams are idle (and device.offline written) before the store closes.
       await ingest.close();

@@ -86,6 +86,12 @@ describe('npm run load', () => {
     expect(ingest?.expected).toBe(owed);
     expect((ingest?.received ?? 0) + (ingest?.lost ?? 0)).toBe(owed);
     expect(ingest).toMatchObject({ duplicated: 0, reordered: 0 });
+    // The embedded reference says what its ingest shed under overload (x-ingest-rules.overload); a broker cannot.
+    expect(result?.targetShedding).toEqual({
+      shedMessages: expect.any(Number),
+      refusedConnections: expect.any(Number),
+      episodes: expect.any(Number),
+    });
     expect(output).toContain('✓ rest_429_beyond_limit == 1 (actual 1)');
     expect(code, output).toBe(0);
     expect(result?.rest?.requests).toBe(result?.rest?.pacing.scheduled);
@@ -105,6 +111,7 @@ describe('npm run load', () => {
         'mosquitto',
       );
       expect(result?.ingest).toMatchObject({ lost: 0, reordered: 0, duplicated: 0, subscribers: 4 });
+      expect(result?.targetShedding).toBeNull();
       expect(result?.ingest?.expected).toBe((result?.ingest?.sent ?? 0) * 2);
       expect(result?.thresholds.find((verdict) => verdict.name === 'latency_ms p99')?.passed).toBe(false);
       expect(code, output).toBe(1);

@@ -1,3 +1,4 @@
+import type { IngestShedding } from '../../reference/index.js';
 import { type Aggregator, latencySummary } from './aggregator.js';
 import type { PacingReport } from './pacer.js';
 import type { ResolvedScenario } from './resolve-scenario.js';
@@ -18,6 +19,7 @@ export interface Collected {
   subscriberFinals: Array<Final<'subscriber-final'>>;
   restFinal: Final<'rest-final'> | null;
   memorySamples: MemorySample[];
+  shedding: IngestShedding | null;
   latency: LatencySummary;
 }
 
@@ -122,6 +124,7 @@ export function collectResult(collected: Collected): RunResult {
     startedAt: collected.startedAt,
     seconds: collected.seconds,
     ...measured,
+    targetShedding: collected.shedding,
     timeline: collected.aggregator.timeline(),
     thresholds,
     passed: thresholds.every((verdict) => verdict.passed),

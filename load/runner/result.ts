@@ -1,3 +1,4 @@
+import type { IngestShedding } from '../../reference/index.js';
 import type { PacingReport } from './pacer.js';
 
 export interface LatencySummary {
@@ -73,6 +74,8 @@ export interface RunResult {
   ingest: IngestResult | null;
   rest: RestResult | null;
   targetMemory: { samples: MemorySample[]; growthMb: number | null } | null;
+  /** What the target's ingest shed under overload during the run (warm-up included); null when it cannot say. */
+  targetShedding: IngestShedding | null;
   timeline: TimelinePoint[];
   thresholds: ThresholdVerdict[];
   passed: boolean;

@@ -1,3 +1,4 @@
+import type { IngestShedding } from '../../reference/index.js';
 import { Aggregator, latencySummary } from './aggregator.js';
 import { clockNow } from './clock.js';
 import { collectResult } from './collect-result.js';
@@ -104,6 +105,20 @@ function sampleMemory(target: Target, resolved: ResolvedScenario, startAt: numbe
   return () => clearInterval(timer);
 }
 
+/** The target's shedding counters now; the difference of two readings is what it shed in between. */
+async function readShedding(target: Target): Promise<IngestShedding | null> {
+  return target.shedding === null ? null : target.shedding();
+}
+
+function sheddingBetween(before: IngestShedding | null, after: IngestShedding | null): IngestShedding | null {
+  if (before === null || after === null) return null;
+  return {
+    shedMessages: after.shedMessages - before.shedMessages,
+    refusedConnections: after.refusedConnections - before.refusedConnections,
+    episodes: after.episodes - before.episodes,
+  };
+}
+
 /** Provisions, starts the drivers together, collects their reports, and judges the thresholds. */
 export async function runScenario(
   resolved: ResolvedScenario,
@@ -111,6 +126,7 @@ export async function runScenario(
   options: RunOptions = defaultRunOptions,
 ): Promise<RunResult> {
   const aggregator = new Aggregator();
+  const sheddingBefore = await readShedding(target);
   const workers = await spawnDrivers(resolved, target, options, aggregator);
   try {
     await Promise.all(workers.map((worker) => worker.ready)).catch((error: Error) => {
@@ -146,6 +162,7 @@ export async function runScenario(
     >;
     clearInterval(progress);
     stopMemory();
+    const shedding = sheddingBetween(sheddingBefore, await readShedding(target));
     return collectResult({
       resolved,
       target: target.label,
@@ -157,6 +174,7 @@ export async function runScenario(
       subscriberFinals,
       restFinal: finals.find((report): report is Final<'rest-final'> => report.type === 'rest-final') ?? null,
       memorySamples,
+      shedding,
       latency: latencySummary(aggregator.latency),
     });
   } finally {

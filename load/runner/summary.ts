@@ -96,12 +96,25 @@ export function summaryText(result: RunResult): string {
       '  TARGET MEMORY',
       row('rss (last)', last === undefined ? 'n/a' : `${last.rssMb.toFixed(1)} MiB`),
       row(
+        'rss (peak)',
+        `${Math.max(...result.targetMemory.samples.map((sample) => sample.rssMb)).toFixed(1)} MiB`,
+      ),
+      row(
         'rss growth',
         result.targetMemory.growthMb === null ? 'n/a' : `${result.targetMemory.growthMb.toFixed(1)} MiB`,
       ),
       '',
     );
   }
+  const shed = result.targetShedding;
+  if (shed !== null && shed.shedMessages + shed.refusedConnections + shed.episodes > 0)
+    lines.push(
+      '  TARGET OVERLOAD (x-ingest-rules.overload)',
+      row('samples shed', `${shed.shedMessages} (device.error service_overloaded)`),
+      row('connections refused busy', String(shed.refusedConnections)),
+      row('overload episodes', String(shed.episodes)),
+      '',
+    );
   lines.push(
     `  ${result.passed ? 'PASSED' : 'FAILED'}: ${result.thresholds.filter((verdict) => !verdict.passed).length} of ${result.thresholds.length} thresholds failed`,
   );

@@ -41,6 +41,13 @@ export const defaultOverloadSettings: OverloadSettings = {
   errorEventsPerSecond: 20,
 };
 
+/** PUBLISHes dropped and CONNECTs refused because of overload, and the episodes of it, since start. */
+export interface IngestShedding {
+  shedMessages: number;
+  refusedConnections: number;
+  episodes: number;
+}
+
 /**
  * Decides whether the service is overloaded, from readings of a load signal with hysteresis: it enters after
  * `enterReadings` high readings in a row and leaves after `exitReadings` low ones in a row, so it does not flap.
@@ -50,8 +57,7 @@ export class OverloadGuard {
   #overloaded = false;
   #streak = 0;
   #timer: NodeJS.Timeout | undefined;
-  /** PUBLISHes dropped and CONNECTs refused because of overload, since start. */
-  readonly counts = { shedMessages: 0, refusedConnections: 0, episodes: 0 };
+  readonly counts: IngestShedding = { shedMessages: 0, refusedConnections: 0, episodes: 0 };
 
   constructor(
     private readonly signal: LoadSignal = new EventLoopLag(),

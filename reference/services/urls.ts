@@ -8,14 +8,35 @@ export interface ServiceUrls {
   wsUrl: string;
 }
 
+type Filler = (parameters: Record<string, string>) => string;
+// A list page builds a URL per item: each template is split once into text and parameter names, not per call.
+const fillers = new Map<string, Filler>();
+
+function compile(template: string): Filler {
+  // split with a capture group alternates text and names: even indexes are text, odd ones parameter names.
+  const parts = template.split(/\{([^}]+)\}/);
+  return (parameters) => {
+    let url = '';
+    for (let index = 0; index < parts.length; index += 1) {
+      const part = parts[index] as string;
+      url += index % 2 === 0 ? part : encodeURIComponent(parameters[part] ?? '');
+    }
+    return url;
+  };
+}
+
 function fill(template: string, parameters: Record<string, string>): string {
-  return template.replace(/\{([^}]+)\}/g, (_whole, name: string) =>
-    encodeURIComponent(parameters[name] ?? ''),
-  );
+  let filler = fillers.get(template);
+  if (filler === undefined) {
+    filler = compile(template);
+    fillers.set(template, filler);
+  }
+  return filler(parameters);
 }
 
 function join(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+  const trimmedBase = base.endsWith('/') ? base.replace(/\/+$/, '') : base;
+  return `${trimmedBase}/${path.startsWith('/') ? path.replace(/^\/+/, '') : path}`;
 }
 
 /** `mqttTopic` of a stream: the broker URL and the device channel's address. */

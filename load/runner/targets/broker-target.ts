@@ -32,6 +32,7 @@ export function brokerTarget(brokerUrl: string, label: string, release: () => Pr
       );
     },
     memory: null,
+    shedding: null,
     release,
   };
 }

@@ -1,5 +1,6 @@
 // The embedded reference in a child process of its own, so that its CPU and memory are not the runner's.
-// IPC: → { type: 'started', urls, seeded } once listening; ← 'memory' → { type: 'memory', … }; ← 'stop' → exit.
+// IPC: → { type: 'started', urls, seeded } once listening; ← 'memory' → { type: 'memory', … };
+// ← 'shedding' → { type: 'shedding', counts } (what ingest shed under overload); ← 'stop' → exit.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,8 @@ process.on('message', async (message: { type: string }) => {
   if (message.type === 'memory') {
     const usage = process.memoryUsage();
     process.send?.({ type: 'memory', rss: usage.rss, heapUsed: usage.heapUsed });
+  } else if (message.type === 'shedding') {
+    process.send?.({ type: 'shedding', counts: service.ingestShedding() });
   } else if (message.type === 'stop') {
     await service.stop();
     await rm(dataDir, { recursive: true, force: true });

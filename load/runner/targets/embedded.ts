@@ -1,17 +1,19 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { SeededCredentials, ServiceUrls } from '../../../reference/index.js';
+import type { IngestShedding, SeededCredentials, ServiceUrls } from '../../../reference/index.js';
 
 export interface EmbeddedReference {
   urls: ServiceUrls;
   seeded: SeededCredentials;
   memory(): Promise<{ rss: number; heapUsed: number }>;
+  shedding(): Promise<IngestShedding>;
   stop(): Promise<void>;
 }
 
 type ChildMessage =
   | { type: 'started'; urls: ServiceUrls; seeded: SeededCredentials | null }
-  | { type: 'memory'; rss: number; heapUsed: number };
+  | { type: 'memory'; rss: number; heapUsed: number }
+  | { type: 'shedding'; counts: IngestShedding };
 
 function nextMessage<Kind extends ChildMessage['type']>(
   child: ChildProcess,
@@ -47,6 +49,11 @@ export async function startEmbedded(extraSecretKeys: number): Promise<EmbeddedRe
       child.send({ type: 'memory' });
       const { rss, heapUsed } = await reply;
       return { rss, heapUsed };
+    },
+    async shedding() {
+      const reply = nextMessage(child, 'shedding');
+      child.send({ type: 'shedding' });
+      return (await reply).counts;
     },
     async stop() {
       if (child.exitCode !== null) return;

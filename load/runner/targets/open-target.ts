@@ -23,7 +23,7 @@ async function embeddedTarget(resolved: ResolvedScenario): Promise<Target> {
       setup: [paid.keys.secret.key, ...extras.slice(restKeys)],
       load: { paid: extras.slice(0, restKeys), free: [free.keys.secret.key] },
     },
-    () => reference.memory(),
+    { memory: () => reference.memory(), shedding: () => reference.shedding() },
     () => reference.stop(),
   );
 }
@@ -41,7 +41,7 @@ function deploymentTarget(baseUrl: string, inputs: TargetInputValues): Target {
       setup: [inputs['paid-key']],
       load: { paid: extras, free: inputs['free-key'] === undefined ? [] : [inputs['free-key']] },
     },
-    null,
+    { memory: null, shedding: null },
     async () => {},
   );
 }

@@ -2,7 +2,7 @@ import { type Client, createClient } from '../../../generated/client/index.js';
 import { deviceTelemetryAddress, liveFeedAddress } from '../../../generated/messages/index.js';
 import type { ResolvedScenario } from '../resolve-scenario.js';
 import type { Device, Subscription } from '../workers/protocol.js';
-import { type Target, TargetError } from './target.js';
+import { type Target, TargetError, type TargetProbes } from './target.js';
 
 export interface ServiceKeys {
   /** Keys that create streams and tokens (spread round robin, so setup stays inside each key's window). */
@@ -23,7 +23,7 @@ export function serviceTarget(
   label: string,
   baseUrl: string,
   keys: ServiceKeys,
-  memory: Target['memory'],
+  probes: TargetProbes,
   release: () => Promise<void>,
 ): Target {
   const clients: Client[] = keys.setup.map((apiKey) => createClient({ baseUrl, apiKey }));
@@ -69,7 +69,7 @@ export function serviceTarget(
         fixtures: { streamId: stream.id, reportId: report.id },
       };
     },
-    memory,
+    ...probes,
     release,
   };
 }

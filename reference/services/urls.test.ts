@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { channelFacts } from '../../generated/types/facts.js';
+import { liveFeedUrl, mqttTopicUrl, reportFeedUrl, type ServiceUrls } from './urls.js';
+
+const urls: ServiceUrls = {
+  baseUrl: 'https://api.example.com/v2/',
+  authUrl: 'https://auth.example.com',
+  mqttBroker: 'mqtts://mqtt.example.com:8883',
+  wsUrl: 'wss://live.example.com//',
+};
+
+describe('public addresses', () => {
+  it('fills the spec’s channel addresses under the broker and WebSocket hosts, one slash between', () => {
+    const device = channelFacts.deviceTelemetry.address.replace('{streamId}', 'stm_A1');
+    const feed = channelFacts.liveFeed.address.replace('{streamId}', 'stm_A1');
+    expect(mqttTopicUrl(urls, 'stm_A1')).toBe(`mqtts://mqtt.example.com:8883/${device.replace(/^\/+/, '')}`);
+    expect(liveFeedUrl(urls, 'stm_A1')).toBe(`wss://live.example.com/${feed.replace(/^\/+/, '')}`);
+  });
+
+  it('encodes parameter values, and each template keeps its own parts', () => {
+    expect(reportFeedUrl(urls, '/reports/{reportId}/feed', 'rpt_1/..?x')).toBe(
+      'https://api.example.com/v2/reports/rpt_1%2F..%3Fx/feed',
+    );
+    expect(reportFeedUrl(urls, 'feeds/{reportId}', 'rpt_2')).toBe('https://api.example.com/v2/feeds/rpt_2');
+    expect(reportFeedUrl(urls, '/reports/{reportId}/feed', 'rpt_3')).toBe(
+      'https://api.example.com/v2/reports/rpt_3/feed',
+    );
+  });
+
+  it('leaves a template without parameters as it is, and fills a parameter at the very start or end', () => {
+    expect(reportFeedUrl({ ...urls, baseUrl: 'http://h/v2' }, '/feed', 'rpt_1')).toBe('http://h/v2/feed');
+    expect(reportFeedUrl({ ...urls, baseUrl: 'http://h/v2' }, '{reportId}', 'rpt_1')).toBe(
+      'http://h/v2/rpt_1',
+    );
+    expect(reportFeedUrl({ ...urls, baseUrl: 'http://h' }, 'r/{reportId}', '')).toBe('http://h/r/');
+  });
+});
