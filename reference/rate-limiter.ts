@@ -15,6 +15,11 @@ export interface RateLimiter {
   take(key: string, limit: number): RateDecision | Promise<RateDecision>;
 }
 
+/** A limiter that can also say, without counting, whether a key already used its window up (per-address windows). */
+export interface PeekableRateLimiter extends RateLimiter {
+  peek(key: string, limit: number): RateDecision | Promise<RateDecision>;
+}
+
 /** Windows kept at most (ADR 0014): far more than the credentials or addresses active in one window. */
 export const defaultMaxWindows = 100_000;
 
@@ -24,7 +29,7 @@ export const defaultMaxWindows = 100_000;
  * key's exhaustion never affects another. Memory stays bounded: windows live in an LRU of `maxWindows` entries, each
  * dropped once its window ends.
  */
-export class FixedWindowRateLimiter implements RateLimiter {
+export class FixedWindowRateLimiter implements PeekableRateLimiter {
   readonly #windows: LRUCache<string, { startedAt: number; count: number }>;
 
   constructor(

@@ -145,6 +145,8 @@ export async function start(options: StartOptions): Promise<RunningService> {
   const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
   const streamLifecycle = new StreamLifecycleEvents();
+  // With several nodes a deletion through any node closes this node's subscribers too (ADR 0023).
+  const sharedLifecycle = (await cluster?.sharedLifecycle(streamLifecycle)) ?? streamLifecycle;
   const dependencies: ServiceDependencies = {
     store,
     clock,
@@ -153,12 +155,13 @@ export async function start(options: StartOptions): Promise<RunningService> {
     accessTokens: new AccessTokens(signingKey, clock),
     rateLimiter:
       cluster?.rateLimiter ?? new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+    // With Redis, the address windows are shared too (ADR 0023): keys of their own beside the credentials' windows.
     addressLimit: newAddressLimit(
-      new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
+      cluster?.rateLimiter ?? new FixedWindowRateLimiter(clock, apiPolicies.rateLimit.windowSeconds),
       options.addressRequestsPerWindow,
     ),
     autoApproveConsent: options.autoApproveConsent ?? false,
-    streamLifecycle,
+    streamLifecycle: sharedLifecycle,
     webhookTargets,
     feedVersions: cluster?.feedVersions,
   };

@@ -119,17 +119,20 @@ describe('the per-address window', () => {
         statuses: answers.map((each) => each.response.status).join(' '),
       });
       expectThat(refused !== undefined, `a 429 within ${2 * requestsPerWindow} requests`);
-      const before = answers.slice(0, firstRefusal);
+      const answered = answers.filter((each) => each.response.status !== 429);
       expectThat(
-        before.every((each) => each.response.status === 401),
-        'every request before the refusal answered 401',
-        before.find((each) => each.response.status !== 401) ?? null,
+        answered.every((each) => each.response.status === 401),
+        'every request not refused answered 401',
+        answered.find((each) => each.response.status !== 401) ?? null,
       );
-      // Only an address of its own is known to have made no other requests in the window.
+      // Only an address of its own is known to have made no other requests in the window. The requests of a batch
+      // are sent at once and may be counted in any order (several nodes, a pool of connections), so what is judged
+      // is how many were admitted by the burst's end, not where in the sending order the first 429 fell.
+      const admitted = answers.filter((each) => each.response.status === 401).length;
       if (localAddress !== null)
         expectThat(
-          firstRefusal >= requestsPerWindow,
-          `no refusal before ${requestsPerWindow} requests`,
+          admitted >= requestsPerWindow,
+          `no refusal before ${requestsPerWindow} requests were admitted (${admitted} were)`,
           refused,
         );
       expectError(refused, { code: errorRoles.rateLimited });

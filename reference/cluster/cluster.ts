@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { apiPolicies } from '../../generated/types/facts.js';
 import type { Clock } from '../clock.js';
+import type { StreamLifecycle, StreamLifecycleEvents } from '../services/stream-lifecycle.js';
 import { cachedStore, newStoreCaches } from '../storage/cached-store.js';
 import type { Store } from '../storage/store.js';
 import { startCacheInvalidation } from './cache-invalidation.js';
@@ -11,6 +12,7 @@ import { RedisFeedVersions } from './redis-feed-versions.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisStreamLeases } from './redis-stream-leases.js';
 import { RedisSubscriberCounts } from './redis-subscriber-counts.js';
+import { shareStreamDeletions } from './stream-deletions.js';
 
 /** Deployment settings, not interface facts: how fast a dead node's streams free up, how stale a cache may get. */
 export const clusterDefaults = { deviceLeaseMilliseconds: 5000, keyCacheMilliseconds: 1000 } as const;
@@ -34,6 +36,8 @@ export interface Cluster {
   subscriberCounts: RedisSubscriberCounts;
   /** Report feed versions: a feed cached on one node is checked against every node's writes. */
   feedVersions: RedisFeedVersions;
+  /** Stream deletions told to `local` here and on every other node (their subscribers are closed there too). */
+  sharedLifecycle(local: StreamLifecycleEvents): Promise<StreamLifecycle>;
   /** The store with API keys and accounts cached, changes announced to and heard from every node. */
   cached(store: Store): Store;
   /** Runs `idleOrphans` every lease lifetime: streams left live by a dead node go idle. */
@@ -74,6 +78,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const windowSeconds = apiPolicies.rateLimit.windowSeconds;
   let sweeper: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> | undefined;
+  let deletions: { close(): void } | undefined;
   return {
     nodeId,
     bus,
@@ -82,6 +87,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     feedVersions: new RedisFeedVersions(redis.commands),
     rateLimiter: new RedisRateLimiter(redis.commands, options.clock, windowSeconds, options.timeScale),
     cached: (store) => cachedStore(store, caches, invalidation.announce),
+    async sharedLifecycle(local) {
+      const shared = await shareStreamDeletions(redis.commands, subscriptions, local, nodeId);
+      deletions = shared;
+      return shared.lifecycle;
+    },
     sweep(idleOrphans) {
       sweeper = setInterval(() => {
         if (sweeping !== undefined) return;
@@ -99,6 +109,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       leases.close();
       subscriberCounts.close();
       invalidation.close();
+      deletions?.close();
       await redis.close();
     },
   };

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { environmentVariables } from '../config.js';
@@ -8,6 +9,14 @@ const read = (file: string) => readFileSync(new URL(`../../docs/deploy/${file}`,
 const compose: any = parse(read('docker-compose.yml'), { merge: true });
 const haproxy = read('haproxy.cfg');
 const nodes = Object.keys(compose.services).filter((name) => name.startsWith('node-'));
+
+/** The lines of one section of haproxy.cfg (`frontend rest`, `defaults`), up to the next section. */
+function haproxySection(header: string): string {
+  const start = haproxy.indexOf(`\n${header}\n`);
+  if (start < 0) throw new Error(`haproxy.cfg has no section ${header}`);
+  const body = haproxy.slice(start + header.length + 2);
+  return body.slice(0, body.search(/\n\S/) + 1 || undefined);
+}
 
 /** The compose file cannot run here (no Docker): it is kept consistent with the service's settings instead. */
 describe('docs/deploy/docker-compose.yml', () => {
@@ -43,6 +52,26 @@ describe('docs/deploy/docker-compose.yml', () => {
       expect(haproxy).toMatch(new RegExp(`bind :${port}\\n`));
       for (const name of nodes) expect(haproxy).toContain(`server ${name} ${name}:${port} check`);
     }
+  });
+
+  it('the nodes count each client’s address: the balancer forwards it on the HTTP ports, believed from it only', () => {
+    const balancerAddress = compose.services.balancer.networks.backend.ipv4_address as string;
+    const [subnet] = compose.networks.backend.ipam.config.map((entry: { subnet: string }) => entry.subnet);
+    expect(isIPv4(balancerAddress)).toBe(true);
+    expect(balancerAddress.split('.').slice(0, 3)).toEqual(String(subnet).split('.').slice(0, 3));
+    for (const name of nodes) {
+      const environment = compose.services[name].environment as Record<string, string>;
+      // Never `true`: any peer's X-Forwarded-For would be believed, and a client could pick its address.
+      expect(environment.TELEMETRY_TRUST_PROXY).toBe(balancerAddress);
+      expect(compose.services[name].networks).toContain('backend');
+    }
+    for (const section of ['frontend rest', 'frontend oauth', 'backend rest-nodes', 'backend oauth-nodes'])
+      expect(haproxySection(section)).toContain('mode http');
+    for (const section of ['frontend rest', 'frontend oauth'])
+      expect(haproxySection(section)).toContain('option forwardfor');
+    // MQTT sessions pass untouched (TCP, the defaults' mode); WebSocket upgrades live as tunnels.
+    expect(haproxySection('frontend mqtt')).not.toContain('mode http');
+    expect(haproxySection('defaults')).toMatch(/mode tcp[\s\S]*timeout tunnel/);
   });
 
   it('the public URLs of the config file name the balancer’s ports', () => {

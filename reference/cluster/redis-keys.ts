@@ -18,6 +18,8 @@ export const redisKeys = {
   nodeAlive: (instance: string) => `${prefix}node:${instance}`,
   /** The version of an account's report feeds, replaced after each change to its reports or records. */
   feedVersion: (accountId: string) => `${prefix}feed:${accountId}`,
+  /** Streams deleted through one node: every node closes its own subscribers of them. */
+  streamDeletedChannel: `${prefix}stream-deleted`,
   /** Changed API keys and accounts: every node drops them from its caches. */
   invalidationChannel: `${prefix}invalidate`,
 } as const;

@@ -122,6 +122,22 @@ describe.skipIf(!available)('the Redis pieces of several nodes (ADR 0023)', () =
     expect(await b.take('key_shared', 5)).toMatchObject({ allowed: true, remaining: 4, resetSeconds: 60 });
   });
 
+  it('rate windows: peek answers as take would, counts nothing, and sees the other node’s window', async () => {
+    const clock = new ManualClock();
+    const a = new RedisRateLimiter(node(0).redis.commands, clock, 60, 1);
+    const b = new RedisRateLimiter(node(1).redis.commands, clock, 60, 1);
+    const key = 'address:192.0.2.9';
+    expect(await b.peek(key, 2)).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
+    expect(await b.peek(key, 2)).toMatchObject({ allowed: true, remaining: 2 });
+    await a.take(key, 2);
+    clock.advance(10_000);
+    expect(await b.peek(key, 2)).toMatchObject({ allowed: true, remaining: 1, resetSeconds: 50 });
+    await a.take(key, 2);
+    expect(await b.peek(key, 2)).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 50 });
+    clock.advance(50_000);
+    expect(await b.peek(key, 2)).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
+  });
+
   it('cache invalidation: a key changed on one node leaves every other node’s cache', async () => {
     const caches = [newStoreCaches(), newStoreCaches()];
     const [cachesA, cachesB] = caches as [

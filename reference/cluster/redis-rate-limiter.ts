@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
-import { FixedWindowRateLimiter, type RateDecision, type RateLimiter } from '../rate-limiter.js';
+import { FixedWindowRateLimiter, type PeekableRateLimiter, type RateDecision } from '../rate-limiter.js';
 import { redisKeys } from './redis-keys.js';
 
 /**
@@ -25,7 +25,22 @@ if count < tonumber(ARGV[3]) then
 end
 return {allowed, count, start}`;
 
+/** What `take` would answer, without counting: the window's start and count, or a window not opened yet. */
+const peekScript = `local now = tonumber(ARGV[1])
+local window = redis.call('HMGET', KEYS[1], 's', 'c')
+local start = tonumber(window[1])
+if start == nil or now - start >= tonumber(ARGV[2]) then
+  return {1, 0, now}
+end
+local count = tonumber(window[2]) or 0
+local allowed = 0
+if count < tonumber(ARGV[3]) then
+  allowed = 1
+end
+return {allowed, count, start}`;
+
 type WindowRedis = Redis & {
+  peekRateWindow(key: string, now: number, windowMs: number, limit: number): Promise<number[]>;
   takeRateWindow(
     key: string,
     now: number,
@@ -35,7 +50,11 @@ type WindowRedis = Redis & {
   ): Promise<number[]>;
 };
 
-export class RedisRateLimiter implements RateLimiter {
+/**
+ * Shared windows for both kinds of the spec's `x-rate-limit`: a credential's (`take`) and a client address's
+ * (`x-rate-limit.perAddress`, which also needs `peek`: the token endpoint refuses a refused address before checking).
+ */
+export class RedisRateLimiter implements PeekableRateLimiter {
   readonly #redis: WindowRedis;
   /** While Redis cannot answer, each node limits on its own rather than refusing every request. */
   readonly #fallback: FixedWindowRateLimiter;
@@ -49,6 +68,8 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     if (!('takeRateWindow' in commands))
       commands.defineCommand('takeRateWindow', { numberOfKeys: 1, lua: takeScript });
+    if (!('peekRateWindow' in commands))
+      commands.defineCommand('peekRateWindow', { numberOfKeys: 1, lua: peekScript });
     this.#redis = commands as WindowRedis;
     this.#fallback = new FixedWindowRateLimiter(clock, windowSeconds);
     // A window lasts windowSeconds of service time: in wall time that is longer when the clock runs slower.
@@ -58,26 +79,45 @@ export class RedisRateLimiter implements RateLimiter {
   async take(key: string, limit: number): Promise<RateDecision> {
     const now = Math.floor(this.clock.now());
     const windowMilliseconds = this.windowSeconds * 1000;
-    let reply: number[];
     try {
-      reply = await this.#redis.takeRateWindow(
+      const reply = await this.#redis.takeRateWindow(
         redisKeys.rateWindow(key),
         now,
         windowMilliseconds,
         limit,
         this.#expireMilliseconds,
       );
+      return this.#decision(reply, now, limit);
     } catch (error) {
       console.error('rate limit (redis): falling back to this node’s window:', (error as Error).message);
       return this.#fallback.take(key, limit);
     }
+  }
+
+  async peek(key: string, limit: number): Promise<RateDecision> {
+    const now = Math.floor(this.clock.now());
+    try {
+      const reply = await this.#redis.peekRateWindow(
+        redisKeys.rateWindow(key),
+        now,
+        this.windowSeconds * 1000,
+        limit,
+      );
+      return this.#decision(reply, now, limit);
+    } catch (error) {
+      console.error('rate limit (redis): falling back to this node’s window:', (error as Error).message);
+      return this.#fallback.peek(key, limit);
+    }
+  }
+
+  #decision(reply: number[], now: number, limit: number): RateDecision {
     const [allowed = 0, count = 0, startedAt = now] = reply;
     return {
       allowed: allowed === 1,
       limit,
       remaining: Math.max(0, limit - count),
       windowSeconds: this.windowSeconds,
-      resetSeconds: Math.max(1, Math.ceil((startedAt + windowMilliseconds - now) / 1000)),
+      resetSeconds: Math.max(1, Math.ceil((startedAt + this.windowSeconds * 1000 - now) / 1000)),
     };
   }
 }

@@ -1,12 +1,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accountPlanMembers } from '../../generated/types/facts.js';
+import { accountPlanMembers, apiPolicies, channelFacts } from '../../generated/types/facts.js';
 import { isoTime } from '../clock.js';
 import { startReceiver } from '../delivery/testing/receiver.js';
 import { createApiKey } from '../seed.js';
 import { openStore } from '../storage/open-store.js';
 import { openChangeAnnouncer } from './change-announcer.js';
 import { redisKeys } from './redis-keys.js';
+import { freshLoopbackAddress, requestFrom } from './testing/from-address.js';
 import { connectDevice, createStream, eventually, openFeed, topicOf } from './testing/live-clients.js';
 import { startTopology } from './testing/two-nodes.js';
 
@@ -111,6 +112,17 @@ describe.skipIf('unavailable' in topology)('two nodes on PostgreSQL and Redis (A
     await second.endAsync();
   });
 
+  it('a stream deleted through node A closes its subscribers on both nodes with the spec’s close code', async () => {
+    const [a, b] = running().nodes;
+    const stream = await createStream(a);
+    const [feedA, feedB] = [await openFeed(a, stream.id), await openFeed(b, stream.id)];
+    expect((await a.api('DELETE', `/streams/${stream.id}`)).status).toBe(200);
+    const code = channelFacts.liveFeed.connectionRules.closeCodes.streamDeleted.code;
+    const within = (feed: typeof feedA) =>
+      Promise.race([feed.closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 5000))]);
+    expect(await Promise.all([within(feedA), within(feedB)])).toEqual([code, code]);
+  });
+
   it('a report feed cached on node B is not answered 304 once a record was published through node A', async () => {
     const [a, b] = running().nodes;
     const report = (await a.api('POST', '/reports', { title: 'Cross-node feed' })).body;
@@ -134,6 +146,47 @@ describe.skipIf('unavailable' in topology)('two nodes on PostgreSQL and Redis (A
     expect(
       (await fetch(feedUrl, { headers: { 'if-none-match': after.headers.get('etag') ?? '' } })).status,
     ).toBe(304);
+  });
+
+  it('the bounded feed holds the newest published records, whichever node created and published them', async () => {
+    const [a, b] = running().nodes;
+    const nodes = [a, b];
+    const bound = apiPolicies.limits.maxFeedItems;
+    const report = (await a.api('POST', '/reports', { title: 'Bounded feed, two nodes' })).body;
+    const count = bound + 2;
+    // Created 8 at a time through both nodes, as the conformance check does: their insertion order is the nodes'.
+    const created: { id: string; title: string }[] = [];
+    for (let first = 0; first < count; first += 8) {
+      const batch = Array.from({ length: Math.min(8, count - first) }, (_, offset) => first + offset);
+      const records = await Promise.all(
+        batch.map(async (index) => {
+          const title = `bounded ${index}`;
+          const body = { title, samples: [{ ts: index, values: { rpm: index } }] };
+          const answer = await nodes[index % 2]?.api('POST', `/reports/${report.id}/records`, body);
+          return { id: answer?.body.id as string, title };
+        }),
+      );
+      created.push(...records);
+    }
+    // Published one at a time, alternating nodes, in the reverse of creation: "newest" is the last published.
+    const order = [...created].reverse();
+    const feedOf = async (node: (typeof nodes)[number]) => {
+      const answer = await fetch(`${node.service.urls.baseUrl}/reports/${report.id}/feed.xml`);
+      const xml = await answer.text();
+      return [...xml.matchAll(/<title>(bounded \d+)<\/title>/g)].map((match) => match[1]);
+    };
+    for (const [index, record] of order.entries()) {
+      const publishing = nodes[index % 2];
+      const answer = await publishing?.api('POST', `/reports/${report.id}/records/${record.id}/publish`);
+      expect(answer?.status).toBe(200);
+      if (index + 1 < bound) continue;
+      // From the bound on, each node serves exactly the newest `bound` published, newest first.
+      const newest = order
+        .slice(Math.max(0, index + 1 - bound), index + 1)
+        .map((each) => each.title)
+        .reverse();
+      for (const node of nodes) expect(await feedOf(node)).toEqual(newest);
+    }
   });
 
   it('a key revoked through node A is refused by node B at once (its cache would keep it a minute)', async () => {
@@ -192,6 +245,37 @@ describe.skipIf('unavailable' in topology)('two nodes on PostgreSQL and Redis (A
     expect(statuses.slice(limit)).toEqual([429, 429, 429, 429]);
     const refused = await nodes[1].api('GET', '/streams', undefined, key);
     expect(refused.headers.get('ratelimit')).toMatch(/r=0/);
+  });
+
+  it('the per-address window is shared: requests without a valid key spread over both nodes are admitted once', async () => {
+    const [a, b] = running().nodes;
+    const limit = apiPolicies.rateLimit.perAddress.requestsPerWindow;
+    const address = freshLoopbackAddress();
+    const headers = { authorization: `Bearer sk_live_${'x'.repeat(40)}` };
+    const statuses: number[] = [];
+    for (let index = 0; index < limit + 2; index += 1) {
+      const node = index % 2 === 0 ? a : b;
+      statuses.push((await requestFrom(address, `${node.service.urls.baseUrl}/streams`, { headers })).status);
+    }
+    expect(statuses.filter((status) => status === 401)).toHaveLength(limit);
+    expect(statuses.slice(limit)).toEqual([429, 429]);
+    // The token endpoint of either node refuses the address before checking anything (the peek is shared too).
+    for (const node of [a, b]) {
+      const token = await requestFrom(address, `${node.service.urls.authUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: 'rt_GuessedGuessedGuessed',
+          client_id: running().seeded.oauthClient.clientId,
+        }).toString(),
+      });
+      expect(token.status).toBe(429);
+      expect(Number(token.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // Another address is untouched.
+    const other = await requestFrom(freshLoopbackAddress(), `${b.service.urls.baseUrl}/streams`, { headers });
+    expect(other.status).toBe(401);
   });
 
   it('webhook deliveries from both nodes: every event is sent once, none twice', async () => {

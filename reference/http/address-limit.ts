@@ -2,15 +2,16 @@ import { isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { apiPolicies } from '../../generated/types/facts.js';
 import { problem } from '../problems.js';
-import type { FixedWindowRateLimiter, RateDecision } from '../rate-limiter.js';
+import type { PeekableRateLimiter, RateDecision } from '../rate-limiter.js';
 
 /**
  * The spec's `x-rate-limit.perAddress`: traffic without a valid credential (none, unknown, revoked, failed client
  * authentication, guessed codes) and public feeds count per client address, in windows of their own, so a valid
- * key's window is never touched and a flood of bad requests is refused with 429 (ADR 0014).
+ * key's window is never touched and a flood of bad requests is refused with 429 (ADR 0014). In process, or in Redis
+ * with several nodes, so an address gets its window once behind a balancer, not once per node (ADR 0023).
  */
 export interface AddressLimit {
-  limiter: FixedWindowRateLimiter;
+  limiter: PeekableRateLimiter;
   requestsPerWindow: number;
 }
 
@@ -36,13 +37,16 @@ function expandIPv6(address: string): string[] {
 }
 
 /** Counts one request of `request`'s address; the decision says whether it is still admitted. */
-export function countAddress(limit: AddressLimit, request: FastifyRequest): RateDecision {
+export async function countAddress(limit: AddressLimit, request: FastifyRequest): Promise<RateDecision> {
   return limit.limiter.take(addressKey(request), limit.requestsPerWindow);
 }
 
 /** Whether `request`'s address already used its window up, without counting this request. */
-export function addressRefused(limit: AddressLimit, request: FastifyRequest): RateDecision | null {
-  const decision = limit.limiter.peek(addressKey(request), limit.requestsPerWindow);
+export async function addressRefused(
+  limit: AddressLimit,
+  request: FastifyRequest,
+): Promise<RateDecision | null> {
+  const decision = await limit.limiter.peek(addressKey(request), limit.requestsPerWindow);
   return decision.allowed ? null : decision;
 }
 
@@ -51,15 +55,15 @@ export function addressRefusalMessage(decision: RateDecision): string {
 }
 
 export function newAddressLimit(
-  limiter: FixedWindowRateLimiter,
+  limiter: PeekableRateLimiter,
   requestsPerWindow = defaultAddressRequestsPerWindow,
 ): AddressLimit {
   return { limiter, requestsPerWindow };
 }
 
 /** Counts one request of `request`'s address and throws the envelope's 429 once its window is used up. */
-export function admitAddress(limit: AddressLimit, request: FastifyRequest): void {
-  const decision = countAddress(limit, request);
+export async function admitAddress(limit: AddressLimit, request: FastifyRequest): Promise<void> {
+  const decision = await countAddress(limit, request);
   if (decision.allowed) return;
   throw problem('rate_limited', addressRefusalMessage(decision), undefined, {
     'Retry-After': String(decision.resetSeconds),

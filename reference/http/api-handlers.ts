@@ -97,7 +97,7 @@ export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache)
       body: await reports.deleteReport(context(auth), params.reportId),
     }),
     getReportFeed: async ({ params, raw }) => {
-      admitAddress(dependencies.addressLimit, raw);
+      await admitAddress(dependencies.addressLimit, raw);
       const feed = (await feeds.lookup(params.reportId)) ?? (await renderFeed(params.reportId));
       const headers = { ETag: feed.etag, 'Cache-Control': feedCacheControl };
       if (ifNoneMatch(raw.headers['if-none-match'], feed.etag)) return { status: 304, headers };

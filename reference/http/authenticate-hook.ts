@@ -37,7 +37,7 @@ export function authenticateHook(dependencies: ServiceDependencies): Authenticat
       identified = await identify(request.headers.authorization);
     } catch (error) {
       if (!(error instanceof ApiProblem) || error.status !== unauthenticated) throw error;
-      admitAddress(dependencies.addressLimit, request);
+      await admitAddress(dependencies.addressLimit, request);
       throw error;
     }
     const { credential, plan } = identified;

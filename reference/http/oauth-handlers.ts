@@ -45,7 +45,7 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
       };
     },
     oauthConsent: async ({ body, raw }) => {
-      const refused = addressRefused(dependencies.addressLimit, raw);
+      const refused = await addressRefused(dependencies.addressLimit, raw);
       if (refused !== null) {
         return {
           status: 429,
@@ -58,7 +58,7 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
       if (check.kind === 'redirect-error') return { status: 302, headers: { Location: check.location } };
       const accountId = await accountOfSecretKey(dependencies, body.api_key);
       if (accountId === null) {
-        countAddress(dependencies.addressLimit, raw);
+        await countAddress(dependencies.addressLimit, raw);
         return { status: 400, body: errorPage('That is not an active secret API key.') };
       }
       if (body.decision === 'deny') {
@@ -78,7 +78,7 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
       };
     },
     oauthToken: async ({ body, raw }) => {
-      const refused = addressRefused(dependencies.addressLimit, raw);
+      const refused = await addressRefused(dependencies.addressLimit, raw);
       if (refused !== null) {
         return {
           status: 429,
@@ -99,7 +99,7 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
       } catch (error) {
         if (!(error instanceof OAuthError)) throw error;
         // A wrong secret, code or refresh token is a guess: it counts against the address.
-        countAddress(dependencies.addressLimit, raw);
+        await countAddress(dependencies.addressLimit, raw);
         const challenge = error.challenge;
         if (error.status !== 401) return { status: 400, body: error.toBody() };
         return challenge === undefined

@@ -105,7 +105,7 @@ export interface Store {
   records: ResourceTable<RecordRow, { reportId: string }> & {
     /** Appends samples to a record in one write; the record's new sample count, or null when it does not exist. */
     appendSamples(accountId: string, id: string, samples: readonly unknown[]): Promise<number | null>;
-    /** The newest `limit` published records of a report, newest first, read without their samples (the feed). */
+    /** The newest `limit` published records of a report by publishedAt (ties: newest created), without samples (the feed). */
     publishedWindow(accountId: string, reportId: string, limit: number): Promise<PublishedRecordRow[]>;
   };
   /** Deleting a webhook deletes its deliveries, so none is retried towards it. */

@@ -36,6 +36,8 @@ export const topicOf = (streamId: string) => deviceTelemetryAddress({ streamId }
 export interface Feed {
   messages: LiveMessage[];
   telemetry(): Extract<LiveMessage, { type: 'telemetry' }>[];
+  /** The close code the subscriber got, once its socket closed. */
+  closed: Promise<number>;
   close(): void;
 }
 
@@ -46,6 +48,7 @@ export async function openFeed(node: ClusterNode, streamId: string): Promise<Fee
   const url = `${liveFeedUrl(node.service.urls, streamId)}?token=${encodeURIComponent(token.body.token)}`;
   const socket = new WebSocket(url, { perMessageDeflate: false });
   const messages: LiveMessage[] = [];
+  const closed = new Promise<number>((resolve) => socket.once('close', (code: number) => resolve(code)));
   socket.on('message', (data: Buffer) =>
     messages.push(...(JSON.parse(data.toString('utf8')) as LiveMessage[])),
   );
@@ -56,6 +59,7 @@ export async function openFeed(node: ClusterNode, streamId: string): Promise<Fee
   return {
     messages,
     telemetry: () => messages.filter((message) => message.type === 'telemetry'),
+    closed,
     close: () => socket.close(),
   };
 }

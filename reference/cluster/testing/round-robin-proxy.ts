@@ -10,6 +10,12 @@ export interface RoundRobinProxy {
   close(): Promise<void>;
 }
 
+/** The client's address as the source of the upstream connection when it is on 127/8 (Linux answers all of it). */
+function loopbackSource(address: string | undefined): { localAddress?: string } {
+  const plain = address?.replace(/^::ffff:/, '');
+  return plain !== undefined && net.isIPv4(plain) && plain.startsWith('127.') ? { localAddress: plain } : {};
+}
+
 /**
  * A TCP round-robin balancer on 127.0.0.1 (what HAProxy in TCP mode does in docs/deploy): HTTP keep-alive
  * connections, WebSocket upgrades and MQTT sessions pass through untouched, each pinned to the node it reached.
@@ -23,7 +29,13 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
     const index = next % ports.length;
     next += 1;
     counts[index] = (counts[index] ?? 0) + 1;
-    const upstream = net.connect({ host: '127.0.0.1', port: ports[index] ?? 0 });
+    // A loopback client's own address (any of 127/8) is kept as the source of the node's connection, as a
+    // transparent balancer would: the nodes count each client's per-address window, not the balancer's (ADR 0023).
+    const upstream = net.connect({
+      host: '127.0.0.1',
+      port: ports[index] ?? 0,
+      ...loopbackSource(client.remoteAddress),
+    });
     for (const socket of [client, upstream]) {
       socket.setNoDelay(true);
       sockets.add(socket);

@@ -78,6 +78,6 @@ export const recordsTable = (executor: SqlExecutor): Store['records'] => ({
       publishedRecordShape,
       "t.account_id = $1 AND t.report_id = $2 AND t.status = 'published'",
       [accountId, reportId, limit],
-      'ORDER BY t.seq DESC LIMIT $3::integer',
+      'ORDER BY t.published_at DESC, t.seq DESC LIMIT $3::integer',
     ),
 });

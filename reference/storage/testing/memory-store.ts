@@ -118,6 +118,8 @@ export function createMemoryStore(): Store {
             (row) => row.accountId === accountId && row.reportId === reportId && row.status === 'published',
           )
           .reverse()
+          // Newest published first; among records published in the same instant, the newest created first.
+          .sort((x, y) => Date.parse(y.publishedAt ?? '') - Date.parse(x.publishedAt ?? ''))
           .slice(0, limit)
           .map((row) => ({
             id: row.id,

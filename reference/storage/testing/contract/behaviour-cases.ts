@@ -75,6 +75,10 @@ function describeDerivedRows(context: ContractContext): void {
       const middle = await store.records.insert(published([]));
       const newest = await store.records.insert(published([{ t: 1 }]));
       expect(await store.records.appendSamples(accountId, newest.id, [{ t: 2 }, { t: 3 }])).toBe(3);
+      // Created last but published before the others: "newest" is by publication, ties by creation.
+      const publishedFirst = await store.records.insert(
+        recordRow(accountId, report.id, { status: 'published', publishedAt: '2026-01-01T00:00:00.000Z' }),
+      );
       const window = await store.records.publishedWindow(accountId, report.id, 2);
       expect(window).toEqual([
         {
@@ -96,6 +100,7 @@ function describeDerivedRows(context: ContractContext): void {
         newest.id,
         middle.id,
         oldest.id,
+        publishedFirst.id,
       ]);
       expect(await store.records.publishedWindow(await newAccount(store), report.id, 10)).toEqual([]);
     });
