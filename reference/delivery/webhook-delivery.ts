@@ -6,7 +6,7 @@ import type { DeliveryLog } from './delivery-log.js';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import type { Resolver } from './guarded-lookup.js';
 import type { OutboxSignal } from './outbox-signal.js';
-import { createSender, type SenderOptions } from './sender.js';
+import { createSender, type Sender, type SenderOptions } from './sender.js';
 import type { TargetPolicy } from './target-address.js';
 import { createThreadSender } from './thread-sender.js';
 
@@ -46,10 +46,14 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
     ...(options.ca === undefined ? {} : { ca: options.ca }),
     connectionsPerOrigin: options.tuning?.perWebhook ?? 16,
   };
-  const sender = faultySender(
-    options.senderThread === false ? createSender(senderOptions) : createThreadSender(senderOptions),
-    options.faults,
-  );
+  let sender: Sender;
+  if (options.senderThread === false) sender = createSender(senderOptions);
+  else {
+    const threadSender = createThreadSender(senderOptions);
+    threadSender.warm();
+    sender = threadSender;
+  }
+  sender = faultySender(sender, options.faults);
   const dispatcher = new Dispatcher({
     store: options.store,
     clock: options.clock,
