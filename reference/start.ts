@@ -74,6 +74,8 @@ export interface StartOptions {
   allowPrivateWebhookTargets?: boolean;
   /** Where failed delivery attempts are logged (info level); JSON lines on stdout by default. */
   webhookLog?: DeliveryLog;
+  /** Webhooks are sent from a worker thread of their own (ADR 0032) unless false (for comparisons). */
+  webhookSenderThread?: boolean;
   /** Several nodes (ADR 0023): Redis carries the fan-out, device leases, rate windows and cache invalidation. */
   redisUrl?: string | undefined;
   /** This node's name in leases and Redis client names; host name and pid by default. */
@@ -229,6 +231,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
     soleOwner: options.postgresUrl === undefined,
     outbox,
     faults: options.faults,
+    ...(options.webhookSenderThread === undefined ? {} : { senderThread: options.webhookSenderThread }),
   });
   return {
     urls: dependencies.urls,

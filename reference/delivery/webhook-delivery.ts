@@ -6,8 +6,9 @@ import type { DeliveryLog } from './delivery-log.js';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import type { Resolver } from './guarded-lookup.js';
 import type { OutboxSignal } from './outbox-signal.js';
-import { createSender } from './sender.js';
+import { createSender, type Sender, type SenderOptions } from './sender.js';
 import type { TargetPolicy } from './target-address.js';
+import { createThreadSender } from './thread-sender.js';
 
 export interface WebhookDeliveryOptions {
   store: Store;
@@ -22,6 +23,8 @@ export interface WebhookDeliveryOptions {
   ca?: string;
   /** Signals new deliveries and replays written through the service's store: claimed at once, not at the poll. */
   outbox?: OutboxSignal;
+  /** Send from a worker thread of its own (ADR 0032; the default), or from the service's thread (false). */
+  senderThread?: boolean;
   /** Test-only faults (reference/faults.ts). */
   faults?: DeliveryFaults | undefined;
   tuning?: Pick<DispatcherOptions, 'maxInFlight' | 'perWebhook' | 'batchSize' | 'idlePollMs' | 'stopGraceMs'>;
@@ -36,16 +39,21 @@ export interface WebhookDelivery {
 export async function startWebhookDelivery(options: WebhookDeliveryOptions): Promise<WebhookDelivery> {
   // A killed process cannot finish its sends; with one owner of the store no other node holds a lease either.
   if (options.soleOwner) await options.store.deliveries.release(null, null);
-  const sender = faultySender(
-    createSender({
-      policy: options.policy,
-      ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.ca === undefined ? {} : { ca: options.ca }),
-      connectionsPerOrigin: options.tuning?.perWebhook ?? 16,
-    }),
-    options.faults,
-  );
+  const senderOptions: SenderOptions = {
+    policy: options.policy,
+    ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+    connectionsPerOrigin: options.tuning?.perWebhook ?? 16,
+  };
+  let sender: Sender;
+  if (options.senderThread === false) sender = createSender(senderOptions);
+  else {
+    const threadSender = createThreadSender(senderOptions);
+    threadSender.warm();
+    sender = threadSender;
+  }
+  sender = faultySender(sender, options.faults);
   const dispatcher = new Dispatcher({
     store: options.store,
     clock: options.clock,
