@@ -74,7 +74,7 @@ export interface StartOptions {
   allowPrivateWebhookTargets?: boolean;
   /** Where failed delivery attempts are logged (info level); JSON lines on stdout by default. */
   webhookLog?: DeliveryLog;
-  /** Webhooks are sent from a worker thread of their own (ADR 0032) unless false (for comparisons). */
+  /** true: webhooks are sent from a worker thread of their own (ADR 0032); by default from the service's thread. */
   webhookSenderThread?: boolean;
   /** Several nodes (ADR 0023): Redis carries the fan-out, device leases, rate windows and cache invalidation. */
   redisUrl?: string | undefined;

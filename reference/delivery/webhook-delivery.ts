@@ -23,7 +23,7 @@ export interface WebhookDeliveryOptions {
   ca?: string;
   /** Signals new deliveries and replays written through the service's store: claimed at once, not at the poll. */
   outbox?: OutboxSignal;
-  /** Send from a worker thread of its own (ADR 0032; the default), or from the service's thread (false). */
+  /** Send from a worker thread of its own (true), or from the service's thread (the default; ADR 0032 says why). */
   senderThread?: boolean;
   /** Test-only faults (reference/faults.ts). */
   faults?: DeliveryFaults | undefined;
@@ -47,7 +47,7 @@ export async function startWebhookDelivery(options: WebhookDeliveryOptions): Pro
     connectionsPerOrigin: options.tuning?.perWebhook ?? 16,
   };
   let sender: Sender;
-  if (options.senderThread === false) sender = createSender(senderOptions);
+  if (options.senderThread !== true) sender = createSender(senderOptions);
   else {
     const threadSender = createThreadSender(senderOptions);
     threadSender.warm();
