@@ -3,6 +3,7 @@
 // N with the target's memory sampled every second, then a short run at a small N that must lose nothing: the target
 // recovered and still serves.
 import type { IngestShedding } from '../../reference/index.js';
+import { peakRssMb } from '../runner/collect-result.js';
 import { resolveScenario } from '../runner/resolve-scenario.js';
 import { defaultRunOptions, runScenario } from '../runner/run-scenario.js';
 import type { Scenario } from '../runner/scenario.js';
@@ -83,10 +84,7 @@ export async function measureOverload(
       lost: ingest?.lost ?? 0,
       sentLate: ingest?.pacing.late ?? 0,
       shed: result.targetShedding,
-      peakRssMb:
-        result.targetMemory === null
-          ? null
-          : Math.max(...result.targetMemory.samples.map((sample) => sample.rssMb)),
+      peakRssMb: result.targetMemory === null ? null : peakRssMb(result.targetMemory.samples),
     });
   } catch (error) {
     measured.error = (error as Error).message;

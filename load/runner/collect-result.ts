@@ -98,6 +98,11 @@ export function memoryGrowthMb(samples: readonly MemorySample[]): number | null 
   return mean(samples.slice(samples.length - half)) - mean(samples.slice(0, half));
 }
 
+/** The highest RSS sampled, in MiB; null without samples. */
+export function peakRssMb(samples: readonly MemorySample[]): number | null {
+  return samples.length === 0 ? null : Math.max(...samples.map((sample) => sample.rssMb));
+}
+
 export function collectResult(collected: Collected): RunResult {
   const rest = collected.resolved.rest;
   const measured = {

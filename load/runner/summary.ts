@@ -1,4 +1,5 @@
 import type { Aggregator } from './aggregator.js';
+import { peakRssMb } from './collect-result.js';
 import type { LatencySummary, RunResult, TimelinePoint } from './result.js';
 
 function ms(value: number | null): string {
@@ -95,10 +96,7 @@ export function summaryText(result: RunResult): string {
     lines.push(
       '  TARGET MEMORY',
       row('rss (last)', last === undefined ? 'n/a' : `${last.rssMb.toFixed(1)} MiB`),
-      row(
-        'rss (peak)',
-        `${Math.max(...result.targetMemory.samples.map((sample) => sample.rssMb)).toFixed(1)} MiB`,
-      ),
+      row('rss (peak)', `${peakRssMb(result.targetMemory.samples)?.toFixed(1) ?? 'n/a'} MiB`),
       row(
         'rss growth',
         result.targetMemory.growthMb === null ? 'n/a' : `${result.targetMemory.growthMb.toFixed(1)} MiB`,

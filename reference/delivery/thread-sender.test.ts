@@ -26,8 +26,8 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((each) => each.close()));
 });
 
-// The sender's own cases (hang, 1 GB, redirect, TLS, DNS…) are in sender.test.ts; faults.test.ts runs them through
-// the dispatcher on this thread sender. Here: what crossing to a worker thread adds.
+// The sender's own cases (hang, 1 GB, redirect, TLS, DNS…) are in sender.test.ts, and faults.test.ts runs them
+// through the dispatcher on the default in-process sender. Here: what crossing to a worker thread adds.
 describe('thread sender', () => {
   it('sends from a worker thread, each send with its own outcome', async () => {
     const accepted = await receiver(answer(204));

@@ -35,8 +35,7 @@ function fill(template: string, parameters: Record<string, string>): string {
 }
 
 function join(base: string, path: string): string {
-  const trimmedBase = base.endsWith('/') ? base.replace(/\/+$/, '') : base;
-  return `${trimmedBase}/${path.startsWith('/') ? path.replace(/^\/+/, '') : path}`;
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
 /** `mqttTopic` of a stream: the broker URL and the device channel's address. */
