@@ -92,6 +92,12 @@ describe('webhook signature: what is accepted', () => {
   });
 });
 
+/** The same hex with one character replaced by another hex digit. */
+function withHexChanged(hex: string, at: number): string {
+  const replacement = hex[at] === '0' ? '1' : '0';
+  return `${hex.slice(0, at)}${replacement}${hex.slice(at + 1)}`;
+}
+
 describe('webhook signature: what is refused', () => {
   const { timestamp, signature } = vector;
   const upperCase = signature.toUpperCase();
@@ -117,6 +123,12 @@ describe('webhook signature: what is refused', () => {
     ['non-hex v1', { header: `t=${timestamp},v1=${signature.slice(0, -1)}g` }, 'malformed-signature'],
     ['short v1', { header: `t=${timestamp},v1=${signature.slice(0, -2)}` }, 'malformed-signature'],
     ['only an unknown scheme', { header: `t=${timestamp},v0=${signature}` }, 'no-signature-for-scheme'],
+    // Signatures are compared as hex text: a change in any one character must be seen, wherever it is.
+    ...[0, 31, 63].map((at): [string, Partial<VerifySignatureInput>, string] => [
+      `v1 with character ${at} changed`,
+      { header: `t=${timestamp},v1=${withHexChanged(signature, at)}` },
+      'signature-mismatch',
+    ]),
   ])('%s', (_name, overrides, reason) => {
     expect(reasonOf(overrides)).toBe(reason);
   });
