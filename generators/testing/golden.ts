@@ -48,6 +48,13 @@ const strictOptions: ts.CompilerOptions = {
 };
 
 /**
+ * Files read from disk (TypeScript's lib, @types/node, runtime/) rarely change during a test run: each is parsed once
+ * per worker and its parse reused while its text is the same, as a language service shares files between projects of
+ * the same settings. Parsing them again for each golden case was most of a type-check's time.
+ */
+const sourceFilesOnDisk = new Map<string, { text: string; sourceFile: ts.SourceFile }>();
+
+/**
  * Type-checks generated files under strict settings, from memory (`path` → content, absolute paths) with anything
  * else (runtime, node_modules) read from disk; returns each diagnostic as one line.
  */
@@ -63,6 +70,17 @@ export function typeCheck(files: ReadonlyMap<string, string> | readonly string[]
   host.directoryExists = (directory) =>
     [...inMemory.keys()].some((file) => file.startsWith(`${directory}${path.sep}`)) ||
     (directoryExists?.(directory) ?? true);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError) => {
+    if (inMemory.has(fileName)) return getSourceFile(fileName, languageVersion, onError);
+    const text = readFile(fileName);
+    const cached = sourceFilesOnDisk.get(fileName);
+    if (text === undefined) return getSourceFile(fileName, languageVersion, onError);
+    if (cached?.text === text) return cached.sourceFile;
+    const sourceFile = ts.createSourceFile(fileName, text, languageVersion);
+    sourceFilesOnDisk.set(fileName, { text, sourceFile });
+    return sourceFile;
+  };
   const program = ts.createProgram({ rootNames, options: strictOptions, host });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
