@@ -27,6 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'isolated',
+          pool: 'threads',
           include: ['tests/**/*.test.ts', '{reference,conformance,load}/**/*.test.ts'],
         },
       },
