@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
+// The global exists in Node; the project's lib (ES2023, no DOM) declares only its types.
+const { compile } = (
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
+).WebAssembly;
+
 let compiled: Promise<WebAssembly.Module> | null = null;
 
 /**
@@ -13,7 +18,7 @@ let compiled: Promise<WebAssembly.Module> | null = null;
 export function pgliteWasmModule(): Promise<WebAssembly.Module> {
   compiled ??= (async () => {
     const file = createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm');
-    return WebAssembly.compile(await readFile(file));
+    return compile(await readFile(file));
   })();
   return compiled;
 }
