@@ -273,7 +273,8 @@ export class Dispatcher {
     // Sends that outlived stop()'s grace were released: their outcome must not be recorded.
     if (!this.#inFlight.has(claimed.delivery.id)) return;
     const claimToken = this.#options.soleOwner ? null : this.#claimToken;
-    const outcome = outcomeOf(claimed, result, { ...sent, claimToken }, this.#retryDelays);
+    const timing = { attemptedAt: sent.attemptedAt, finishedAt: sent.finishedAt, claimToken };
+    const outcome = outcomeOf(claimed, result, timing, this.#retryDelays);
     const applied = await this.#settler.settle(outcome);
     if (!result.delivered && applied) {
       this.#options.log.info(

@@ -75,6 +75,41 @@ describe('sender', () => {
     });
   });
 
+  it('times each send out from its own start (one timer serves them all)', async () => {
+    const target = await receiver(() => {});
+    const client = sender();
+    const first = client.send(signed(target.url));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const startedSecond = Date.now();
+    const second = client.send(signed(target.url));
+    const [firstResult, secondResult] = await Promise.all([first, second]);
+    const secondEndedAfter = Date.now() - startedSecond;
+    for (const result of [firstResult, secondResult]) {
+      expect(result).toMatchObject({ delivered: false, error: 'timeout: no response within 1 s' });
+      expect(result.durationMs).toBeGreaterThanOrEqual(timeoutMs - 50);
+    }
+    // The second did not end with the first one's deadline.
+    expect(secondEndedAfter).toBeGreaterThanOrEqual(timeoutMs - 50);
+  });
+
+  it('counts a 2xx whose body never ends as delivered, and drops it at the timeout', async () => {
+    let closedAt = 0;
+    const target = await receiver((_request, response) => {
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('x');
+      response.on('close', () => {
+        closedAt = Date.now();
+      });
+    });
+    const startedAt = Date.now();
+    const result = await sender().send(signed(target.url));
+    expect(result).toMatchObject({ delivered: true, statusCode: 200, error: null });
+    expect(result.durationMs).toBeLessThan(timeoutMs);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(timeoutMs - 50);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closedAt).toBeGreaterThan(0);
+  });
+
   it('drops a 1 GB answer after a few kilobytes instead of reading it', async () => {
     let written = 0;
     const chunk = Buffer.alloc(64 * 1024, 'x');

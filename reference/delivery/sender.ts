@@ -1,7 +1,8 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { apiPolicies } from '../../generated/types/facts.js';
-import { describeFailure } from './attempt-failure.js';
 import { guardedLookup, type Resolver, systemResolver } from './guarded-lookup.js';
+import { type AttemptResult, elapsedSince, failed, SendAttempt } from './send-attempt.js';
+import { SendDeadlines } from './send-deadlines.js';
 import { addressRefusal, literalAddress, type TargetPolicy } from './target-address.js';
 
 export interface SenderOptions {
@@ -19,18 +20,12 @@ export interface SenderOptions {
 
 export interface SignedRequest {
   url: string;
-  body: string;
+  /** The exact bytes signed (a string is sent as its UTF-8 bytes). */
+  body: string | Uint8Array;
   headers: Record<string, string>;
 }
 
-export interface AttemptResult {
-  /** A 2xx status line arrived within the timeout. */
-  delivered: boolean;
-  statusCode: number | null;
-  /** Why it failed; null when delivered. */
-  error: string | null;
-  durationMs: number;
-}
+export type { AttemptResult };
 
 export interface Sender {
   send(signed: SignedRequest): Promise<AttemptResult>;
@@ -39,10 +34,17 @@ export interface Sender {
 
 const receiverTimeoutMs = apiPolicies.webhookDelivery.receiver.timeoutSeconds * 1000;
 
+/** What a URL is to the sender: refused (an IP literal the policy forbids), or where undici sends it. */
+interface Target {
+  refusal: string | null;
+  origin: string;
+  path: string;
+}
+
 /**
  * POSTs signed deliveries over one pooled undici Agent: keep-alive connections, at most `connectionsPerOrigin` per
  * receiver, every connection resolved through the target guard. Success is a 2xx status line within the timeout;
- * a 3xx is not followed (undici's request never follows redirects); the body is read up to a small cap and dropped.
+ * a 3xx is not followed (a dispatch never follows redirects); the body is read up to a small cap and dropped.
  */
 export function createSender(options: SenderOptions): Sender {
   const timeoutMs = options.timeoutMs ?? receiverTimeoutMs;
@@ -58,61 +60,41 @@ export function createSender(options: SenderOptions): Sender {
       ...(options.ca === undefined ? {} : { ca: options.ca }),
     },
   });
+  const deadlines = new SendDeadlines(timeoutMs);
   // An IP literal never goes through `lookup`: it is checked before each send. The answer depends on the URL and the
-  // policy only, so it is kept (a parse and a BlockList check per send showed in the delivery profile).
-  const refusals = new Map<string, string | null>();
-  function literalRefusal(url: string): string | null {
-    let refusal = refusals.get(url);
-    if (refusal !== undefined) return refusal;
-    const literal = literalAddress(new URL(url));
-    refusal = literal === null ? null : addressRefusal(literal, options.policy);
-    if (refusals.size >= 1024) refusals.clear();
-    refusals.set(url, refusal);
-    return refusal;
+  // policy only, so it is kept with the URL's parts (a parse and a BlockList check per send showed in the profile).
+  const targets = new Map<string, Target>();
+  function target(url: string): Target {
+    let known = targets.get(url);
+    if (known !== undefined) return known;
+    const parsed = new URL(url);
+    const literal = literalAddress(parsed);
+    known = {
+      refusal: literal === null ? null : addressRefusal(literal, options.policy),
+      origin: parsed.origin,
+      path: `${parsed.pathname}${parsed.search}`,
+    };
+    if (targets.size >= 1024) targets.clear();
+    targets.set(url, known);
+    return known;
   }
-  async function send(signed: SignedRequest): Promise<AttemptResult> {
+  function send(signed: SignedRequest): Promise<AttemptResult> {
     const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    const refusal = literalRefusal(signed.url);
-    if (refusal !== null) return failed(null, `target refused: ${refusal}`, elapsed());
-    try {
-      const response = await request(signed.url, {
-        method: 'POST',
-        dispatcher: agent,
-        headers: signed.headers,
-        body: signed.body,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const durationMs = elapsed();
-      await drain(response.body, responseCapBytes);
-      const status = response.statusCode;
-      if (status >= 200 && status < 300)
-        return { delivered: true, statusCode: status, error: null, durationMs };
-      const reason = status >= 300 && status < 400 ? `redirect ${status} not followed` : `status ${status}`;
-      return failed(status, reason, durationMs);
-    } catch (error) {
-      return failed(null, describeFailure(error, timeoutMs), elapsed());
-    }
+    const { refusal, origin, path } = target(signed.url);
+    if (refusal !== null)
+      return Promise.resolve(failed(null, `target refused: ${refusal}`, elapsedSince(started)));
+    return new Promise((resolve) => {
+      const attempt = new SendAttempt(started, timeoutMs, responseCapBytes, deadlines, resolve);
+      deadlines.add(attempt);
+      agent.dispatch({ origin, path, method: 'POST', headers: signed.headers, body: signed.body }, attempt);
+    });
   }
   // Destroy, not close: sends still in flight at stop were released and must not wait out their timeout.
-  return { send, close: () => agent.destroy() };
-}
-
-function failed(statusCode: number | null, error: string, durationMs: number): AttemptResult {
-  return { delivered: false, statusCode, error, durationMs };
-}
-
-/**
- * Reads up to `cap` bytes and drops the rest by destroying the body (and its connection) rather than reading 1 GB.
- * undici's dump does exactly that without an async iterator per response (the iterator showed in the profile).
- */
-async function drain(
-  body: { dump(options: { limit: number }): Promise<unknown> },
-  cap: number,
-): Promise<void> {
-  try {
-    await body.dump({ limit: cap });
-  } catch {
-    // The status line decided the attempt; a body cut short afterwards changes nothing.
-  }
+  return {
+    send,
+    close: async () => {
+      await agent.destroy();
+      deadlines.clear();
+    },
+  };
 }

@@ -16,7 +16,8 @@ export function signingSecrets(webhook: ClaimedDelivery['webhook'], nowMs: numbe
 
 /** The Event as JSON, signed over exactly these bytes with the service clock's unix seconds. */
 export function signedRequest(claimed: ClaimedDelivery, nowMs: number): SignedRequest {
-  const body = JSON.stringify(eventObject(claimed.event));
+  // The bytes are made once: signed, then written to the socket as they are (a string would be encoded twice).
+  const body = Buffer.from(JSON.stringify(eventObject(claimed.event)));
   return {
     url: claimed.webhook.url,
     body,

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pgliteWasmModule } from './pglite-wasm-module.js';
 import { refuseClose, type SqlExecutor } from './sql-executor.js';
 
 /**
@@ -12,7 +13,10 @@ export async function openPgliteExecutor(dataDir: string): Promise<SqlExecutor> 
   // PGlite creates only the last path segment itself.
   mkdirSync(dataDir, { recursive: true });
   // relaxedDurability must stay false: true lets a query resolve before its writes are flushed to storage.
-  const database = await PGlite.create(dataDir, { relaxedDurability: false });
+  const database = await PGlite.create(dataDir, {
+    relaxedDurability: false,
+    pgliteWasmModule: await pgliteWasmModule(),
+  });
   const executor: SqlExecutor = {
     async query<Row>(text: string, params: readonly unknown[] = []) {
       return (await database.query<Row>(text, [...params])).rows;

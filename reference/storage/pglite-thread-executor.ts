@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { pgliteWasmModule } from './pglite-wasm-module.js';
 import { refuseClose, type SqlExecutor } from './sql-executor.js';
 
 type Operation = 'query' | 'exec' | 'begin' | 'commit' | 'rollback' | 'close';
@@ -27,7 +28,7 @@ function rebuilt(error: NonNullable<Answer['error']>): Error {
  */
 export async function openPgliteThreadExecutor(dataDir: string): Promise<SqlExecutor> {
   const worker = new Worker(new URL('./pglite-thread.js', import.meta.url), {
-    workerData: { dataDir },
+    workerData: { dataDir, pgliteWasmModule: await pgliteWasmModule() },
     // Plain JavaScript: the thread needs no TypeScript loader, and must not start one.
     execArgv: [],
   });

@@ -80,6 +80,10 @@ async function handle(message) {
 
 mkdirSync(workerData.dataDir, { recursive: true });
 // relaxedDurability must stay false: true lets a query resolve before its writes are flushed to storage.
-database = await PGlite.create(workerData.dataDir, { relaxedDurability: false });
+database = await PGlite.create(workerData.dataDir, {
+  relaxedDurability: false,
+  // Compiled once per process by the service's thread (pglite-wasm-module.ts): its optimised code outlives this thread.
+  pgliteWasmModule: workerData.pgliteWasmModule,
+});
 parentPort.on('message', (message) => void handle(message));
 parentPort.postMessage({ id: 0, rows: [] });
