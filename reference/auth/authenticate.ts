@@ -1,6 +1,6 @@
 import { securitySchemeFacts } from '../../generated/types/facts.js';
 import { problem } from '../problems.js';
-import type { ApiKeyRow } from '../storage/rows.js';
+import type { AccountRow, KeyWithAccount } from '../storage/rows.js';
 import type { AccessTokens } from './access-tokens.js';
 import { apiKeyKindOf, apiKeySchemeName, scopesOfKeyKind } from './api-keys.js';
 import { digest } from './secrets.js';
@@ -11,10 +11,13 @@ export interface Credential {
   kind: 'secret' | 'publishable' | 'oauth';
   scopes: 'all' | ReadonlySet<string>;
   rateLimitKey: string;
+  /** An API key's account, read with the key (`null`: gone); absent for access tokens, whose account is not read. */
+  account?: AccountRow | null;
 }
 
 export interface CredentialSources {
-  findApiKey(hash: string): Promise<ApiKeyRow | null>;
+  /** The key with that digest and its account, in one read. */
+  findApiKey(hash: string): Promise<KeyWithAccount | null>;
   accessTokens: AccessTokens;
 }
 
@@ -52,8 +55,8 @@ export async function authenticate(
   }
   const keyKind = apiKeyKindOf(token);
   if (keyKind !== null) {
-    const key = await sources.findApiKey(digest(token));
-    if (key === null) {
+    const found = await sources.findApiKey(digest(token));
+    if (found === null) {
       throw problem(
         'invalid_token',
         'Invalid API key: no account has this key (was it rolled or mistyped?).',
@@ -61,6 +64,7 @@ export async function authenticate(
         challenge('invalid_token'),
       );
     }
+    const { key, account } = found;
     if (key.status !== 'active')
       throw problem('key_revoked', 'This API key was revoked.', undefined, challenge('invalid_token'));
     const scopes = scopesOfKeyKind(keyKind);
@@ -69,6 +73,7 @@ export async function authenticate(
       kind: keyKind,
       scopes: scopes === 'all' ? 'all' : new Set(scopes),
       rateLimitKey: key.id,
+      account,
     };
   }
   const checked = await sources.accessTokens.verify(token);
