@@ -71,7 +71,9 @@ export function cachedStore(
       async findWithAccount(hash) {
         const cachedKey = caches.keysByHash.get(hash);
         if (cachedKey !== undefined)
-          return isUnknown(cachedKey) ? null : { key: cachedKey, account: await getAccount(cachedKey.accountId) };
+          return isUnknown(cachedKey)
+            ? null
+            : { key: cachedKey, account: await getAccount(cachedKey.accountId) };
         const found = await store.apiKeys.findWithAccount(hash);
         caches.keysByHash.set(hash, found?.key ?? unknown);
         if (found !== null) caches.accounts.set(found.key.accountId, found.account ?? unknown);
