@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { problemFor, type ServerErrorCatalogue } from './fastify-errors.js';
 import type { OperationRoute } from './fastify-routes.js';
 
@@ -56,16 +56,19 @@ function hasPayload(request: FastifyRequest): boolean {
 export function contentTypeCheck(
   route: OperationRoute,
   catalogue: ServerErrorCatalogue,
-): onRequestAsyncHookHandler {
+): onRequestHookHandler {
   const expected = route.requestBody === null ? null : mediaType(route.requestBody.contentType);
-  return async (request) => {
+  // A callback hook: no promise per request.
+  return (request, _reply, done) => {
     const header = request.headers['content-type'];
-    if (expected === null || (header === undefined && !hasPayload(request))) return;
-    if (header !== undefined && mediaType(header) === expected) return;
-    throw problemFor(
-      catalogue,
-      'unsupportedContentType',
-      `${route.method} ${route.url} takes a body of type ${expected}, not ${header ?? '(none)'}.`,
+    if (expected === null || (header === undefined && !hasPayload(request))) return done();
+    if (header !== undefined && mediaType(header) === expected) return done();
+    done(
+      problemFor(
+        catalogue,
+        'unsupportedContentType',
+        `${route.method} ${route.url} takes a body of type ${expected}, not ${header ?? '(none)'}.`,
+      ),
     );
   };
 }

@@ -55,7 +55,11 @@ export function validatedInput(rules: InputRules, request: FastifyRequest) {
   return {
     params: validated(rules.catalogue, rules.validators.path, request.params),
     query: validatedQuery(rules, request.query),
-    headers: validated(rules.catalogue, rules.validators.headers, declaredHeaders(rules.route, request)),
+    // Most operations declare no header parameter: nothing to gather or check then.
+    headers:
+      rules.validators.headers === undefined
+        ? {}
+        : validated(rules.catalogue, rules.validators.headers, declaredHeaders(rules.route, request)),
     body: validatedBody(rules, request.body),
   };
 }

@@ -18,15 +18,40 @@ export interface OperationWiring<Auth> extends InputRules {
   bodyLimit: number | null;
 }
 
+/** The Content-Type of each status's reply, by whether the body is text: worked out once per route and status. */
+const contentTypes = new WeakMap<OperationRoute, Map<number, { json: string | null; text: string | null }>>();
+
+function contentTypeOf(route: OperationRoute, status: number, bodyIsString: boolean): string | null {
+  let byStatus = contentTypes.get(route);
+  if (byStatus === undefined) {
+    byStatus = new Map();
+    contentTypes.set(route, byStatus);
+  }
+  let types = byStatus.get(status);
+  if (types === undefined) {
+    const contentType = responseFor(route, status)?.contentType ?? null;
+    const isJson = /json/.test(contentType ?? '');
+    types = {
+      json: contentType,
+      text: contentType === null || isJson ? contentType : `${contentType}; charset=utf-8`,
+    };
+    byStatus.set(status, types);
+  }
+  return bodyIsString ? types.text : types.json;
+}
+
 /** A handler's reply: status, headers, and the body in the content type the spec gives that status. */
 export function sendReply(route: OperationRoute, reply: FastifyReply, result: OperationReply): FastifyReply {
   reply.code(result.status);
-  for (const [name, value] of Object.entries(result.headers ?? {})) {
-    if (value !== undefined) reply.header(name, value);
+  const headers = result.headers;
+  if (headers !== undefined) {
+    for (const name in headers) {
+      const value = headers[name];
+      if (value !== undefined) reply.header(name, value);
+    }
   }
-  const contentType = responseFor(route, result.status)?.contentType ?? null;
-  const isText = typeof result.body === 'string' && !/json/.test(contentType ?? '');
-  if (contentType !== null) reply.type(isText ? `${contentType}; charset=utf-8` : contentType);
+  const contentType = contentTypeOf(route, result.status, typeof result.body === 'string');
+  if (contentType !== null) reply.type(contentType);
   return reply.send(result.body);
 }
 

@@ -58,8 +58,10 @@ function errorHandler<Auth>(prefix: string, routes: readonly OperationRoute[], s
 export function registerOperations<Auth>(fastify: FastifyInstance, setup: ServerSetup<Auth>): void {
   const { catalogue, requestIdHeader } = setup;
   const requestIdOf = (reply: FastifyReply) => String(reply.getHeader(requestIdHeader) ?? '');
-  fastify.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: every request runs it, and an async hook costs a promise per request.
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header(requestIdHeader, setup.requestId(request));
+    done();
   });
   const selected = setup.operations === undefined ? null : new Set(setup.operations);
   const routes = Object.values(setup.routes).filter(

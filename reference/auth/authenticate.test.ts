@@ -43,7 +43,10 @@ const keys: ApiKeyRow[] = [
 ];
 const sources = {
   accessTokens,
-  findApiKey: async (hash: string) => keys.find((key) => key.hash === hash) ?? null,
+  findApiKey: async (hash: string) => {
+    const key = keys.find((candidate) => candidate.hash === hash);
+    return key === undefined ? null : { key, account: null };
+  },
 };
 
 async function codeOf(header: string | undefined): Promise<string> {

@@ -1,6 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import { securitySchemeFacts } from '../../generated/types/facts.js';
 import { problem } from '../problems.js';
-import type { ApiKeyRow } from '../storage/rows.js';
+import type { AccountRow, KeyWithAccount } from '../storage/rows.js';
 import type { AccessTokens } from './access-tokens.js';
 import { apiKeyKindOf, apiKeySchemeName, scopesOfKeyKind } from './api-keys.js';
 import { digest } from './secrets.js';
@@ -11,10 +12,13 @@ export interface Credential {
   kind: 'secret' | 'publishable' | 'oauth';
   scopes: 'all' | ReadonlySet<string>;
   rateLimitKey: string;
+  /** An API key's account, read with the key (`null`: gone); absent for access tokens, whose account is not read. */
+  account?: AccountRow | null;
 }
 
 export interface CredentialSources {
-  findApiKey(hash: string): Promise<ApiKeyRow | null>;
+  /** The key with that digest and its account, in one read. */
+  findApiKey(hash: string): Promise<KeyWithAccount | null>;
   accessTokens: AccessTokens;
 }
 
@@ -31,6 +35,23 @@ const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 function unrecognisedTokenMessage(token: string): string {
   if (jwtShape.test(token)) return 'Invalid access token: it is malformed or was not signed by this service.';
   return `Invalid API key: a secret key matches ${secret.pattern}, a publishable key ${publishable.pattern}.`;
+}
+
+/**
+ * Digests of recently presented API keys: a client sends its key with every request, and a SHA-256 per request was
+ * 4-5 % of a request's time. Only the digest is remembered, not whether the key is valid or active, so a revoked or
+ * rolled key is refused at once as before (the key's row is read through the store, or its invalidated cache).
+ * Bounded, so a flood of random keys costs a fixed amount of memory.
+ */
+const presentedKeyDigests = new LRUCache<string, string>({ max: 10_000 });
+
+function digestOfPresentedKey(token: string): string {
+  let hash = presentedKeyDigests.get(token);
+  if (hash === undefined) {
+    hash = digest(token);
+    presentedKeyDigests.set(token, hash);
+  }
+  return hash;
 }
 
 /** Turns an Authorization header into a credential, or throws the authentication problem of the spec. */
@@ -52,8 +73,8 @@ export async function authenticate(
   }
   const keyKind = apiKeyKindOf(token);
   if (keyKind !== null) {
-    const key = await sources.findApiKey(digest(token));
-    if (key === null) {
+    const found = await sources.findApiKey(digestOfPresentedKey(token));
+    if (found === null) {
       throw problem(
         'invalid_token',
         'Invalid API key: no account has this key (was it rolled or mistyped?).',
@@ -61,6 +82,7 @@ export async function authenticate(
         challenge('invalid_token'),
       );
     }
+    const { key, account } = found;
     if (key.status !== 'active')
       throw problem('key_revoked', 'This API key was revoked.', undefined, challenge('invalid_token'));
     const scopes = scopesOfKeyKind(keyKind);
@@ -69,6 +91,7 @@ export async function authenticate(
       kind: keyKind,
       scopes: scopes === 'all' ? 'all' : new Set(scopes),
       rateLimitKey: key.id,
+      account,
     };
   }
   const checked = await sources.accessTokens.verify(token);

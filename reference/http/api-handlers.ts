@@ -3,8 +3,7 @@ import { routes } from '../../generated/server/routes.js';
 import { apiPolicies } from '../../generated/types/facts.js';
 import { webhookUrlRefusal } from '../delivery/webhook-target.js';
 import { problem } from '../problems.js';
-import { accountObject, requireAccount } from '../services/account.js';
-import type { ServiceContext } from '../services/context.js';
+import { accountObject } from '../services/account.js';
 import { reportFeed } from '../services/feed.js';
 import type { FeedCache } from '../services/feed-cache.js';
 import * as records from '../services/records.js';
@@ -42,7 +41,8 @@ export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache)
     accountId: caller.accountId,
     feedPathTemplate,
   });
-  const account = (caller: Caller) => requireAccount(context(caller) satisfies ServiceContext);
+  // The account the authentication read for this request: no second read.
+  const account = async (caller: Caller) => caller.account;
   const renderFeed = async (reportId: string) => {
     const report = await dependencies.store.reports.getById(reportId);
     if (report === null) throw problem('resource_missing', `No such report: ${reportId}.`, 'reportId');

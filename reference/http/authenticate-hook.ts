@@ -1,15 +1,16 @@
 import { accountPlanMembers } from '../../generated/types/facts.js';
 import { ApiProblem } from '../../runtime/error-envelope.js';
 import type { Authenticate } from '../../runtime/fastify-routes.js';
-import { authenticate, authorize, type Credential } from '../auth/authenticate.js';
+import { authenticate, authorize, type Credential, type CredentialSources } from '../auth/authenticate.js';
 import { problem } from '../problems.js';
 import { rateLimitHeaders } from '../rate-limiter.js';
+import type { AccountRow } from '../storage/rows.js';
 import { admitAddress } from './address-limit.js';
 import type { ServiceDependencies } from './dependencies.js';
 import { repeatedAuthorization } from './http-edges.js';
 
-/** What handlers receive as `auth`: the credential and the plan-resolved account id. */
-export type Caller = Credential;
+/** What handlers receive as `auth`: the credential and its account, read once per request. */
+export type Caller = Credential & { account: AccountRow };
 
 const unauthenticated = 401;
 
@@ -19,29 +20,34 @@ const unauthenticated = 401;
  * A request without a valid credential counts against its address instead (x-rate-limit.perAddress).
  */
 export function authenticateHook(dependencies: ServiceDependencies): Authenticate<Caller> {
-  const identify = async (header: string | undefined) => {
-    const credential = await authenticate(header, {
-      findApiKey: (hash) => dependencies.store.apiKeys.findByHash(hash),
-      accessTokens: dependencies.accessTokens,
-    });
-    const account = await dependencies.store.accounts.get(credential.accountId);
+  const sources: CredentialSources = {
+    // The key and its account in one read: on PostgreSQL, one round trip fewer per request.
+    findApiKey: (hash) => dependencies.store.apiKeys.findWithAccount(hash),
+    accessTokens: dependencies.accessTokens,
+  };
+  const identify = async (header: string | undefined): Promise<Caller> => {
+    const credential = await authenticate(header, sources);
+    const account =
+      credential.account !== undefined
+        ? credential.account
+        : await dependencies.store.accounts.get(credential.accountId);
     if (account === null) throw problem('invalid_token', 'The account of this credential no longer exists.');
-    return { credential, plan: accountPlanMembers[account.plan as keyof typeof accountPlanMembers] };
+    return { ...credential, account };
   };
   return async ({ request, reply, operationId, security }) => {
     // Node keeps the first of two Authorization headers; which one a proxy forwards may differ, so neither is taken.
     if (repeatedAuthorization(request))
       throw problem('request_malformed', 'Send one Authorization header; this request has several.');
-    let identified: Awaited<ReturnType<typeof identify>>;
+    let caller: Caller;
     try {
-      identified = await identify(request.headers.authorization);
+      caller = await identify(request.headers.authorization);
     } catch (error) {
       if (!(error instanceof ApiProblem) || error.status !== unauthenticated) throw error;
       await admitAddress(dependencies.addressLimit, request);
       throw error;
     }
-    const { credential, plan } = identified;
-    const decision = await dependencies.rateLimiter.take(credential.rateLimitKey, plan.requestsPerMinute);
+    const plan = accountPlanMembers[caller.account.plan as keyof typeof accountPlanMembers];
+    const decision = await dependencies.rateLimiter.take(caller.rateLimitKey, plan.requestsPerMinute);
     const headers = rateLimitHeaders(decision);
     if (!decision.allowed) {
       throw problem(
@@ -52,8 +58,11 @@ export function authenticateHook(dependencies: ServiceDependencies): Authenticat
       );
     }
     reply.headers(headers);
-    const alternatives = security.flatMap((requirement) => requirement.schemes);
-    authorize(credential, alternatives, `call ${operationId}`);
-    return credential;
+    // A secret key holds every scope: nothing to compare (or to build the message of).
+    if (caller.scopes !== 'all') {
+      const alternatives = security.flatMap((requirement) => requirement.schemes);
+      authorize(caller, alternatives, `call ${operationId}`);
+    }
+    return caller;
   };
 }

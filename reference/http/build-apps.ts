@@ -60,7 +60,8 @@ function newApp(prefix: string, settings: HttpSettings): FastifyInstance {
     routerOptions: { maxParamLength },
     trustProxy: trustProxyOption(settings.trustProxy ?? false),
   });
-  logRequests(app);
+  // Silent (the default of tests and benchmarks) logs nothing: no hook then, rather than one building unused lines.
+  if ((settings.logLevel ?? 'silent') !== 'silent') logRequests(app);
   securityHeaders(app);
   ignoreUnknownExpectations(app);
   answerHalfClosedRequests(app);

@@ -114,8 +114,16 @@ export function strictJsonParser(app: FastifyInstance): void {
   });
 }
 
+const authorization = 'authorization';
+
 /** Node keeps the first of two Authorization headers and drops the other; the service refuses the request instead. */
 export function repeatedAuthorization(request: FastifyRequest): boolean {
-  const names = request.raw.rawHeaders.filter((_value, index) => index % 2 === 0);
-  return names.filter((name) => name.toLowerCase() === 'authorization').length > 1;
+  // Every request passes here: a loop over the names (even indexes), no arrays built.
+  const raw = request.raw.rawHeaders;
+  let seen = 0;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index] as string;
+    if (name.length === authorization.length && name.toLowerCase() === authorization) seen += 1;
+  }
+  return seen > 1;
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyReply, preValidationHookHandler } from 'fastify';
 import { requestIdHeader } from '../../generated/server/plugin.js';
 import { envelope } from '../../runtime/error-envelope.js';
 import { problem } from '../problems.js';
@@ -36,31 +36,39 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 
 /** The first unfit value or key, with its `param` path (`samples.0.values`); the body's depth is already bounded. */
 export function unfitValue(value: unknown, path = ''): { path: string; reason: string } | null {
-  const join = (key: string) => (path === '' ? key : `${path}.${key}`);
+  const keys: string[] = path === '' ? [] : [path];
+  const found = unfitWithin(value, keys);
+  return found === null ? null : { path: keys.join('.'), reason: found };
+}
+
+/**
+ * The reason `value` or something in it is unfit, with `keys` left naming where (every body of every request passes
+ * here, so the path is kept as a stack of keys and joined only when something is found).
+ */
+function unfitWithin(value: unknown, keys: string[]): string | null {
   const reason = unfit(value);
-  if (reason !== null) return { path, reason };
+  if (reason !== null) return reason;
   if (typeof value !== 'object' || value === null) return null;
-  for (const [key, child] of Object.entries(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    keys.push(key);
     const keyReason = unfit(key);
-    if (keyReason !== null) return { path: join(key), reason: `is a key that ${keyReason}` };
-    const found = unfitValue(child, join(key));
+    if (keyReason !== null) return `is a key that ${keyReason}`;
+    const found = unfitWithin((value as Record<string, unknown>)[key], keys);
     if (found !== null) return found;
+    keys.pop();
   }
   return null;
 }
 
 /** Values storage cannot hold faithfully are invalid parameters, not failures of storage. */
-export const refuseUnfitValues: preValidationAsyncHookHandler = async (request) => {
+export const refuseUnfitValues: preValidationHookHandler = (request, _reply, done) => {
   // An unknown path is route_not_found whatever its query holds.
-  if (request.is404) return;
-  for (const input of [request.params, request.query, request.body]) {
-    const found = unfitValue(input);
-    if (found === null) continue;
-    const subject = found.path === '' ? 'The request body' : found.path;
-    throw problem(
-      'parameter_invalid',
-      `${subject} ${found.reason}.`,
-      found.path === '' ? undefined : found.path,
-    );
-  }
+  if (request.is404) return done();
+  const found = unfitValue(request.params) ?? unfitValue(request.query) ?? unfitValue(request.body);
+  if (found === null) return done();
+  const subject = found.path === '' ? 'The request body' : found.path;
+  done(
+    problem('parameter_invalid', `${subject} ${found.reason}.`, found.path === '' ? undefined : found.path),
+  );
 };

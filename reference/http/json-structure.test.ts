@@ -14,6 +14,10 @@ const cases: Array<[string, { given: string; want: RegExp | null }]> = [
   ['depth at the limit', { given: `${'['.repeat(4)}${']'.repeat(4)}`, want: null }],
   ['depth over the limit', { given: `${'{"a":'.repeat(5)}1${'}'.repeat(5)}`, want: /deeper than 4/ }],
   ['brackets inside strings', { given: '{"a":"[[[[[[[[{{{{"}', want: null }],
+  [
+    'control character in a repeated key (left to the parser)',
+    { given: '{"a\u0001":1,"a\u0001":2}', want: null },
+  ],
   ['malformed (left to the parser)', { given: '{"a":"unterminated', want: null }],
 ];
 

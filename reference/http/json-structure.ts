@@ -45,9 +45,23 @@ function stringEnd(text: string, start: number): number {
 }
 
 function decodedString(literal: string): string | null {
+  // Most keys are plain text: without escapes or control characters the literal's inside is the key itself.
+  if (plainLiteral(literal)) return literal.slice(1, -1);
   try {
     return JSON.parse(literal) as string;
   } catch {
     return null;
   }
+}
+
+const backslash = 0x5c;
+const firstPrintable = 0x20;
+
+/** No escape and no control character between the quotes (what JSON.parse would refuse or decode). */
+function plainLiteral(literal: string): boolean {
+  for (let index = 1; index < literal.length - 1; index += 1) {
+    const code = literal.charCodeAt(index);
+    if (code === backslash || code < firstPrintable) return false;
+  }
+  return true;
 }

@@ -33,5 +33,12 @@ describe('public addresses', () => {
       'http://h/v2/rpt_1',
     );
     expect(reportFeedUrl({ ...urls, baseUrl: 'http://h' }, 'r/{reportId}', '')).toBe('http://h/r/');
+    // A leading parameter left empty: the slash after it is the one between base and path, as before compiling.
+    expect(reportFeedUrl({ ...urls, baseUrl: 'http://h/' }, '{reportId}/x', '')).toBe('http://h/x');
+    // The same template under two bases gives each its own URL.
+    expect(reportFeedUrl({ ...urls, baseUrl: 'http://a/v2' }, '/f/{reportId}', 'r')).toBe('http://a/v2/f/r');
+    expect(reportFeedUrl({ ...urls, baseUrl: 'http://b/v3//' }, '/f/{reportId}', 'r')).toBe(
+      'http://b/v3/f/r',
+    );
   });
 });

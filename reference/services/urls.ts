@@ -9,46 +9,59 @@ export interface ServiceUrls {
 }
 
 type Filler = (parameters: Record<string, string>) => string;
-// A list page builds a URL per item: each template is split once into text and parameter names, not per call.
+/**
+ * A list page builds a URL per item: each base and template pair is compiled once into its text and parameter names,
+ * the base joined to the template's leading text, so a URL costs no regular expression and no template parsing.
+ */
 const fillers = new Map<string, Filler>();
-
-function compile(template: string): Filler {
-  // split with a capture group alternates text and names: even indexes are text, odd ones parameter names.
-  const parts = template.split(/\{([^}]+)\}/);
-  return (parameters) => {
-    let url = '';
-    for (let index = 0; index < parts.length; index += 1) {
-      const part = parts[index] as string;
-      url += index % 2 === 0 ? part : encodeURIComponent(parameters[part] ?? '');
-    }
-    return url;
-  };
-}
-
-function fill(template: string, parameters: Record<string, string>): string {
-  let filler = fillers.get(template);
-  if (filler === undefined) {
-    filler = compile(template);
-    fillers.set(template, filler);
-  }
-  return filler(parameters);
-}
+/** A deployment has a handful of bases; tests start many services, so the map is emptied rather than grown forever. */
+const maxFillers = 256;
 
 function join(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
+/** Alternating text and parameter names (`split` with a capture group: odd indexes are names), values encoded. */
+function fillParts(parts: readonly string[], parameters: Record<string, string>): string {
+  let url = '';
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index] as string;
+    url += index % 2 === 0 ? part : encodeURIComponent(parameters[part] ?? '');
+  }
+  return url;
+}
+
+function compile(base: string, template: string): Filler {
+  const parts = template.split(/\{([^}]+)\}/);
+  // A template that starts with a parameter: the value's own leading text decides the slash, so join each time.
+  if (parts[0] === '' && parts.length > 1) return (parameters) => join(base, fillParts(parts, parameters));
+  parts[0] = join(base, parts[0] ?? '');
+  return (parameters) => fillParts(parts, parameters);
+}
+
+/** `base` and `template` filled with `parameters`, one slash between them. */
+function joinFilled(base: string, template: string, parameters: Record<string, string>): string {
+  const key = `${base}\n${template}`;
+  let filler = fillers.get(key);
+  if (filler === undefined) {
+    if (fillers.size >= maxFillers) fillers.clear();
+    filler = compile(base, template);
+    fillers.set(key, filler);
+  }
+  return filler(parameters);
+}
+
 /** `mqttTopic` of a stream: the broker URL and the device channel's address. */
 export function mqttTopicUrl(urls: ServiceUrls, streamId: string): string {
-  return join(urls.mqttBroker, fill(channelFacts.deviceTelemetry.address, { streamId }));
+  return joinFilled(urls.mqttBroker, channelFacts.deviceTelemetry.address, { streamId });
 }
 
 /** `wsUrl` of a stream: the WebSocket host and the live feed channel's address. */
 export function liveFeedUrl(urls: ServiceUrls, streamId: string): string {
-  return join(urls.wsUrl, fill(channelFacts.liveFeed.address, { streamId }));
+  return joinFilled(urls.wsUrl, channelFacts.liveFeed.address, { streamId });
 }
 
 /** `reportUrl`: the feed path of the getReportFeed operation under the base URL. */
 export function reportFeedUrl(urls: ServiceUrls, feedPathTemplate: string, reportId: string): string {
-  return join(urls.baseUrl, fill(feedPathTemplate, { reportId }));
+  return joinFilled(urls.baseUrl, feedPathTemplate, { reportId });
 }

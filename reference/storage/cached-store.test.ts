@@ -24,6 +24,11 @@ function countingStore() {
         reads.keys += 1;
         return keys.get(hash) ?? null;
       },
+      findWithAccount: async (hash: string) => {
+        reads.keys += 1;
+        const row = keys.get(hash);
+        return row === undefined ? null : { key: row, account };
+      },
       revoke: async (id: string, revokedAt: string) => {
         const row = [...keys.values()].find((candidate) => candidate.id === id);
         if (row === undefined) return null;
@@ -59,6 +64,20 @@ describe('cached store', () => {
     expect(reads).toEqual({ keys: 1, accounts: 1 });
     await cached.transaction((inner) => inner.apiKeys.revoke('key_1', 'now'));
     expect((await cached.apiKeys.findByHash('h1'))?.status).toBe('revoked');
+  });
+
+  it('reads a key with its account once, fills both caches, and sees a revocation at once', async () => {
+    const { store, reads } = countingStore();
+    const cached = cachedStore(store);
+    expect(await cached.apiKeys.findWithAccount('h1')).toEqual({ key, account });
+    expect(await cached.apiKeys.findWithAccount('h1')).toEqual({ key, account });
+    await cached.accounts.get('acct_1');
+    expect(reads).toEqual({ keys: 1, accounts: 0 });
+    await cached.apiKeys.revoke('key_1', 'now');
+    expect((await cached.apiKeys.findWithAccount('h1'))?.key.status).toBe('revoked');
+    expect(await cached.apiKeys.findWithAccount('h3')).toBeNull();
+    expect(await cached.apiKeys.findWithAccount('h3')).toBeNull();
+    expect(reads.keys).toBe(3);
   });
 
   it('forgets an unknown key once a key with that digest is created', async () => {

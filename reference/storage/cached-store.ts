@@ -48,16 +48,36 @@ export function cachedStore(
     forgetChange(caches, change);
     announce(change);
   };
+  const findByHash = async (hash: string) => {
+    const cached = caches.keysByHash.get(hash);
+    if (cached !== undefined) return isUnknown(cached) ? null : cached;
+    const row = await store.apiKeys.findByHash(hash);
+    caches.keysByHash.set(hash, row ?? unknown);
+    return row;
+  };
+  const getAccount = async (id: string) => {
+    const cached = caches.accounts.get(id);
+    if (cached !== undefined) return isUnknown(cached) ? null : cached;
+    const row = await store.accounts.get(id);
+    caches.accounts.set(id, row ?? unknown);
+    return row;
+  };
   return {
     ...store,
     apiKeys: {
       ...store.apiKeys,
-      async findByHash(hash) {
-        const cached = caches.keysByHash.get(hash);
-        if (cached !== undefined) return isUnknown(cached) ? null : cached;
-        const row = await store.apiKeys.findByHash(hash);
-        caches.keysByHash.set(hash, row ?? unknown);
-        return row;
+      findByHash,
+      // From the caches when they hold the key; otherwise one read of both, which fills them.
+      async findWithAccount(hash) {
+        const cachedKey = caches.keysByHash.get(hash);
+        if (cachedKey !== undefined)
+          return isUnknown(cachedKey)
+            ? null
+            : { key: cachedKey, account: await getAccount(cachedKey.accountId) };
+        const found = await store.apiKeys.findWithAccount(hash);
+        caches.keysByHash.set(hash, found?.key ?? unknown);
+        if (found !== null) caches.accounts.set(found.key.accountId, found.account ?? unknown);
+        return found;
       },
       async insert(row) {
         changed({ apiKeyHash: row.hash });
@@ -72,13 +92,7 @@ export function cachedStore(
     },
     accounts: {
       ...store.accounts,
-      async get(id) {
-        const cached = caches.accounts.get(id);
-        if (cached !== undefined) return isUnknown(cached) ? null : cached;
-        const row = await store.accounts.get(id);
-        caches.accounts.set(id, row ?? unknown);
-        return row;
-      },
+      get: getAccount,
       async insert(row) {
         changed({ accountId: row.id });
         return store.accounts.insert(row);

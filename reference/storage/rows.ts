@@ -177,3 +177,9 @@ export interface DeliveryOutcome {
   attempt: DeliveryAttempt;
   nextAttemptAt: string | null;
 }
+
+/** An API key and the account it belongs to (`null` if that account is gone), read together. */
+export interface KeyWithAccount {
+  key: ApiKeyRow;
+  account: AccountRow | null;
+}

@@ -7,6 +7,7 @@ import type {
   DeliveryOutcome,
   DeliveryRow,
   EventRow,
+  KeyWithAccount,
   OAuthClientRow,
   PublishedRecordRow,
   RecordRow,
@@ -81,6 +82,8 @@ export interface Store {
   apiKeys: {
     insert(row: ApiKeyRow): Promise<ApiKeyRow>;
     findByHash(hash: string): Promise<ApiKeyRow | null>;
+    /** The key with that hash and its account, in one read (every authenticated request needs both). */
+    findWithAccount(hash: string): Promise<KeyWithAccount | null>;
     get(id: string): Promise<ApiKeyRow | null>;
     listForAccount(accountId: string): Promise<ApiKeyRow[]>;
     revoke(id: string, revokedAt: string): Promise<ApiKeyRow | null>;

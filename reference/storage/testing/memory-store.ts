@@ -69,6 +69,10 @@ export function createMemoryStore(): Store {
         return apiKeys.insert(row);
       },
       findByHash: async (hash) => apiKeys.read(apiKeys.entries.get(keyIdsByHash.get(hash) ?? '')),
+      async findWithAccount(hash) {
+        const key = apiKeys.read(apiKeys.entries.get(keyIdsByHash.get(hash) ?? ''));
+        return key === null ? null : { key, account: accounts.read(accounts.entries.get(key.accountId)) };
+      },
       get: async (id) => apiKeys.read(apiKeys.entries.get(id)),
       listForAccount: async (accountId) => apiKeys.select((row) => row.accountId === accountId),
       revoke: async (id, revokedAt) =>

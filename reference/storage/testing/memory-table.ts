@@ -52,8 +52,8 @@ export interface MemoryTableShape<Row> {
   cursorScope: readonly string[];
   /** Fields stored as timestamps: kept as ISO 8601 with milliseconds, as the SQL store returns them. */
   timestamps: readonly string[];
-  /** Fields computed on read (a report's record count). */
-  derive?: (row: Row) => Row;
+  /** Fields computed on read (a report's record count); returns a new row, leaving the stored one alone. */
+  derive?: (row: Readonly<Row>) => Row;
 }
 
 let sequence = 0;
@@ -82,7 +82,8 @@ export class MemoryTable<Row extends { id: string }> {
 
   read(entry: Entry<Row> | undefined): Row | null {
     if (entry === undefined) return null;
-    return this.shape.derive ? this.shape.derive({ ...entry.row }) : { ...entry.row };
+    // `derive` returns a new object, so the stored row is copied once either way.
+    return this.shape.derive ? this.shape.derive(entry.row) : { ...entry.row };
   }
 
   insert(row: Row): Row {

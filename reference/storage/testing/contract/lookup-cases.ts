@@ -48,6 +48,19 @@ function describeAccounts(context: ContractContext): void {
       expect(await store.apiKeys.revoke(uniqueId('key'), at(20))).toBeNull();
       expect(await store.apiKeys.findByHash(uniqueId('sha256'))).toBeNull();
     });
+
+    it('api keys: found with their account in one read', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      const secret = await store.apiKeys.insert(apiKeyRow(accountId, 'secret'));
+      expect(await store.apiKeys.findWithAccount(secret.hash)).toEqual({
+        key: secret,
+        account: await store.accounts.get(accountId),
+      });
+      const revoked = await store.apiKeys.revoke(secret.id, at(10));
+      expect((await store.apiKeys.findWithAccount(secret.hash))?.key).toEqual(revoked);
+      expect(await store.apiKeys.findWithAccount(uniqueId('sha256'))).toBeNull();
+    });
   });
 }
 
