@@ -27,6 +27,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'isolated',
+          // A fresh module graph per file on a worker thread, not a child process: no Node start-up per file (about
+          // 12 % of the CPU of reference/http's files). No test here changes the working directory or signals itself.
           pool: 'threads',
           include: ['tests/**/*.test.ts', '{reference,conformance,load}/**/*.test.ts'],
         },
