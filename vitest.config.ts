@@ -22,7 +22,7 @@ export default defineConfig({
     // One PGlite initdb per run, copied into each fresh data directory (ADR 0031).
     globalSetup: ['tests/support/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'shared-modules', include: shared, isolate: false } },
+      { extends: true, test: { name: 'shared-modules', include: shared, isolate: false, pool: 'threads' } },
       {
         extends: true,
         test: {
