@@ -88,6 +88,7 @@ async function main(): Promise<number> {
       scratch,
       positionals,
       resolved.dataPlane ?? null,
+      { bail: isOn(input, 'bail') },
     );
     const rows = buildMatrix(catalogue(), collector.results);
     const totals = totalsOf(rows, collector.suiteErrors.length);
@@ -103,6 +104,10 @@ async function main(): Promise<number> {
     if (uncovered > 0)
       console.log(
         `${uncovered} requirements of profile ${resolved.target.profile} have no check${allowUncovered ? ' (allowed by --allow-uncovered)' : ': exit 1 (--allow-uncovered for a partial target)'}`,
+      );
+    if (isOn(input, 'bail') && totals.failed > 0)
+      console.log(
+        '--bail: stopped at the first failed check; the check files it cancelled are not in the reports',
       );
     console.log(terminal.terminalReport(rows, totals, collector.suiteErrors));
     return exitCodeOf(rows, totals, resolved.target.profile, allowUncovered);

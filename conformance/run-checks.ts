@@ -1,6 +1,7 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startVitest } from 'vitest/node';
+import { type Reporter, startVitest } from 'vitest/node';
+import { FirstFailure } from './first-failure.js';
 import { type TargetDescription, targetFileVariable } from './harness/target.js';
 import { CheckCollector } from './report/collector.js';
 
@@ -29,14 +30,20 @@ async function writeTarget(file: string, target: TargetDescription): Promise<str
   return file;
 }
 
-async function runLane(root: string, targetFile: string, files: string[]): Promise<CheckCollector> {
+async function runLane(
+  root: string,
+  targetFile: string,
+  files: string[],
+  bail: FirstFailure | null,
+): Promise<CheckCollector> {
   const collector = new CheckCollector(root);
   if (files.length === 0) return collector;
+  const reporters: Reporter[] = bail === null ? [collector] : [collector, bail];
   const vitest = await startVitest('test', files, {
     root,
     config: path.join(root, 'conformance/vitest.config.ts'),
     watch: false,
-    reporters: [collector],
+    reporters,
     env: { [targetFileVariable]: targetFile },
   });
   await vitest.close();
@@ -47,6 +54,7 @@ async function runLane(root: string, targetFile: string, files: string[]): Promi
  * Runs every check file against the target and returns what each did. For the embedded default in three lanes at
  * once: the fast-clock and raw-socket files beside the rest, and the data-plane files against `dataPlane` (a
  * reference of their own) when given; the REST files, and the rate-limit files after them, in the main lane.
+ * With `bail`, the first failed check cancels every lane: the files not yet run are left out of the results.
  */
 export async function runChecks(
   target: TargetDescription,
@@ -54,6 +62,7 @@ export async function runChecks(
   scratch: string,
   filters: string[] = [],
   dataPlane: TargetDescription | null = null,
+  options: { bail?: boolean } = {},
 ): Promise<CheckCollector> {
   const targetFile = await writeTarget(path.join(scratch, 'target.json'), target);
   process.env[targetFileVariable] = targetFile;
@@ -67,10 +76,11 @@ export async function runChecks(
     dataPlane === null
       ? targetFile
       : await writeTarget(path.join(scratch, 'data-plane-target.json'), dataPlane);
+  const bail = options.bail === true ? new FirstFailure() : null;
   const lanes = await Promise.all([
-    runLane(root, targetFile, main),
-    runLane(root, targetFile, beside),
-    runLane(root, dataPlaneTargetFile, ownReference),
+    runLane(root, targetFile, main, bail),
+    runLane(root, targetFile, beside, bail),
+    runLane(root, dataPlaneTargetFile, ownReference, bail),
   ]);
   const merged = new CheckCollector(root);
   for (const lane of lanes) {

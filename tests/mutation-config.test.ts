@@ -34,6 +34,8 @@ describe('npm run mutation', () => {
     expect(config.testRunner).toBe('command');
     expect(config.commandRunner.command).toMatch(/^node_modules\/\.bin\/tsx conformance\/cli\.ts\b/);
     expect(config.commandRunner.command).not.toMatch(/--base-url|vitest/);
+    // A killed mutant ends at its first failed check instead of running the whole suite.
+    expect(config.commandRunner.command.split(' ')).toContain('--bail');
     expect(packageJson.scripts.mutation).toBe('stryker run stryker.config.json');
   });
 

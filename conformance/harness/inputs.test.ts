@@ -80,8 +80,8 @@ describe('profileOf', () => {
 });
 
 describe('switches, numbers and addresses', () => {
-  it('knows --slow, --allow-uncovered and --verbose as switches, on for 1 or true', () => {
-    expect([...switches].sort()).toEqual(['allow-uncovered', 'slow', 'verbose']);
+  it('knows --slow, --allow-uncovered, --verbose and --bail as switches, on for 1 or true', () => {
+    expect([...switches].sort()).toEqual(['allow-uncovered', 'bail', 'slow', 'verbose']);
     expect(isOn({ slow: 'true' }, 'slow')).toBe(true);
     expect(isOn({ slow: '1' }, 'slow')).toBe(true);
     expect(isOn({ slow: '0' }, 'slow')).toBe(false);

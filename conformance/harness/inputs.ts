@@ -77,6 +77,12 @@ export const inputs = [
     'switch',
   ],
   [
+    'bail',
+    'TELEMETRY_BAIL',
+    'Stop at the first failed check and exit 1 (mutation testing); the reports then hold only what ran.',
+    'switch',
+  ],
+  [
     'profile',
     'TELEMETRY_PROFILE',
     '`documented` (what the interface document states; default for a deployment) or `full` (adds what the spec inferred; default for the embedded reference).',
