@@ -1,6 +1,6 @@
 // npm test [-- <vitest arguments>] — the static checks (tsc, Biome, the spec lint) beside the vitest suites, not
 // before them: vitest leaves part of the machine idle while its tests wait on timers, sockets and child processes,
-// and the checks (about 30 s of one core, one after another) fit there (ADR 0022). The checks run at a lower priority
+// and the checks (about 30 s of one core, one after another) fit there (ADR 0031). The checks run at a lower priority
 // so that the tests' timers come first; their output is printed as each ends. Exits with the first failure's code.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';

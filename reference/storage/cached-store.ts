@@ -31,6 +31,19 @@ export function forgetChange(caches: StoreCaches, change: CacheChange): void {
       if (isUnknown(entry) || entry.id === change.apiKeyId) caches.keysByHash.delete(hash);
 }
 
+/** The cached row (or remembered absence), else the store's, which is remembered either way. */
+async function readThrough<Row extends object>(
+  cache: LRUCache<string, Row | { unknown: true }>,
+  key: string,
+  load: (key: string) => Promise<Row | null>,
+): Promise<Row | null> {
+  const cached = cache.get(key);
+  if (cached !== undefined) return isUnknown(cached) ? null : cached;
+  const row = await load(key);
+  cache.set(key, row ?? unknown);
+  return row;
+}
+
 /**
  * Every authenticated request looks up its key and its account; with the embedded database, which one process owns
  * (the data-directory lock), those lookups can be served from memory. Every write to keys or accounts goes through
@@ -48,20 +61,9 @@ export function cachedStore(
     forgetChange(caches, change);
     announce(change);
   };
-  const findByHash = async (hash: string) => {
-    const cached = caches.keysByHash.get(hash);
-    if (cached !== undefined) return isUnknown(cached) ? null : cached;
-    const row = await store.apiKeys.findByHash(hash);
-    caches.keysByHash.set(hash, row ?? unknown);
-    return row;
-  };
-  const getAccount = async (id: string) => {
-    const cached = caches.accounts.get(id);
-    if (cached !== undefined) return isUnknown(cached) ? null : cached;
-    const row = await store.accounts.get(id);
-    caches.accounts.set(id, row ?? unknown);
-    return row;
-  };
+  const findByHash = (hash: string) =>
+    readThrough(caches.keysByHash, hash, (key) => store.apiKeys.findByHash(key));
+  const getAccount = (id: string) => readThrough(caches.accounts, id, (key) => store.accounts.get(key));
   return {
     ...store,
     apiKeys: {
