@@ -22,10 +22,20 @@ import {
   type TestRunnerCapabilities,
   TestStatus,
 } from '@stryker-mutator/api/test-runner';
-import type { FileOutcome, runCheckFiles } from './session.js';
+import { type FileOutcome, startUp } from './file-outcomes.js';
+import type { runCheckFiles } from './session.js';
 
-/** session.ts's name for the references' start (a type-only import cannot bring the value from the project copy). */
-const startUp = 'start-up';
+/** What the runner uses of the sandbox's session.ts. */
+export interface Session {
+  runCheckFiles: typeof runCheckFiles;
+}
+
+/** The sandbox's session.ts: Stryker starts this runner with its sandbox as the working directory. */
+async function sandboxSession(): Promise<Session> {
+  return (await import(
+    pathToFileURL(path.join(process.cwd(), 'conformance/mutation/session.ts')).href
+  )) as Session;
+}
 
 interface StrykerNamespace {
   activeMutant?: string | undefined;
@@ -59,16 +69,16 @@ function testResults(outcomes: readonly FileOutcome[]): TestResult[] {
 
 export class ConformanceTestRunner implements TestRunner {
   static inject = [] as const;
-  #session: { runCheckFiles: typeof runCheckFiles } | null = null;
+  #session: Session | null = null;
+
+  constructor(private readonly loadSession: () => Promise<Session> = sandboxSession) {}
 
   capabilities(): TestRunnerCapabilities {
     return { reloadEnvironment: false };
   }
 
-  async #load(): Promise<{ runCheckFiles: typeof runCheckFiles }> {
-    this.#session ??= (await import(
-      pathToFileURL(path.join(process.cwd(), 'conformance/mutation/session.ts')).href
-    )) as { runCheckFiles: typeof runCheckFiles };
+  async #load(): Promise<Session> {
+    this.#session ??= await this.loadSession();
     return this.#session;
   }
 
