@@ -14,7 +14,7 @@ import { CheckCollector } from './report/collector.js';
 const besideLane = ['25-rest-framing', '56-time-scale', '82-webhook-retries'];
 
 /** The data-plane check files (MQTT, live feed, recording, webhook deliveries): numbered 70 to 89. */
-const dataPlaneFile = (file: string) => /^[78]\d-/.test(path.basename(file));
+export const dataPlaneFile = (file: string) => /^[78]\d-/.test(path.basename(file));
 
 async function checkFiles(root: string, filters: string[]): Promise<string[]> {
   const directory = path.join(root, 'conformance/checks');

@@ -22,8 +22,17 @@ export interface ResolvedTarget {
  */
 export const defaultLatencyP99Milliseconds = 1000;
 
-/** The embedded default: the reference on free ports and a fresh data directory, and a fast-clock twin. */
-async function embedded(values: InputValues, root: string): Promise<ResolvedTarget> {
+/**
+ * The twins of the embedded default beside its main reference: the fast-clock one (for the time-scaled checks) and the
+ * data-plane one. A run that needs neither (the mutation job, running a few check files) starts only the main one.
+ */
+export interface EmbeddedTwins {
+  fastClock: boolean;
+  dataPlane: boolean;
+}
+
+/** The embedded default: the reference on free ports and a fresh data directory, and its twins. */
+async function embedded(values: InputValues, root: string, twins: EmbeddedTwins): Promise<ResolvedTarget> {
   // Before the start: a bad input must not leave a running reference (and its data directory) behind.
   const profile = profileOf(values, true);
   const latency = numberOf(values, 'latency-p99-ms', defaultLatencyP99Milliseconds);
@@ -34,22 +43,33 @@ async function embedded(values: InputValues, root: string): Promise<ResolvedTarg
   // Started together: most of a start is the embedded database's set-up, which waits on nothing the others hold.
   const starts = await Promise.allSettled([
     startEmbedded(root, { seedExtras: { extraSecretKeys: 12, revokedKey: true }, ...logs }),
-    startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs }),
-    startEmbedded(root, { seedExtras: { extraSecretKeys: 4 }, ...logs }),
+    twins.fastClock ? startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs }) : null,
+    twins.dataPlane ? startEmbedded(root, { seedExtras: { extraSecretKeys: 4 }, ...logs }) : null,
   ]);
-  const started = starts.flatMap((each) => (each.status === 'fulfilled' ? [each.value] : []));
+  const started = starts.flatMap((each) =>
+    each.status === 'fulfilled' && each.value !== null ? [each.value] : [],
+  );
   const release = async () => {
     await Promise.all(started.map((reference) => reference.stop()));
   };
   const [main, fast, dataPlane] = starts;
-  if (main?.status !== 'fulfilled' || fast?.status !== 'fulfilled' || dataPlane?.status !== 'fulfilled') {
+  if (
+    starts.some((each) => each.status === 'rejected') ||
+    main?.status !== 'fulfilled' ||
+    main.value === null
+  ) {
     await release();
     throw starts.find((each) => each.status === 'rejected')?.reason;
   }
-  const fastClock = fastClockOf(fast.value);
+  const fastReference = fast?.status === 'fulfilled' ? fast.value : null;
+  const dataPlaneReference = dataPlane?.status === 'fulfilled' ? dataPlane.value : null;
+  const fastClock = fastReference === null ? null : fastClockOf(fastReference);
   return {
     target: embeddedTarget(main.value.service, fastClock, profile, latency),
-    dataPlane: embeddedTarget(dataPlane.value.service, fastClock, profile, latency),
+    dataPlane:
+      dataPlaneReference === null
+        ? null
+        : embeddedTarget(dataPlaneReference.service, fastClock, profile, latency),
     release,
   };
 }
@@ -120,8 +140,9 @@ export async function resolveTarget(
   values: InputValues,
   root: string,
   ca: string | null = null,
+  twins: EmbeddedTwins = { fastClock: true, dataPlane: true },
 ): Promise<ResolvedTarget> {
-  if (values['base-url'] === undefined) return embedded(values, root);
+  if (values['base-url'] === undefined) return embedded(values, root, twins);
   let baseUrl: URL;
   try {
     baseUrl = new URL(values['base-url']);

@@ -1,16 +1,27 @@
 // The sandbox side of the mutation job's test runner (stryker-runner.ts loads it from Stryker's sandbox, so that it
 // and the reference it starts are the instrumented copies). One call is one conformance run against fresh embedded
 // references: the check files asked for, their outcome per file.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pgliteTemplateVariable } from '../../reference/storage/pglite-template.js';
 import { ensurePgliteTemplate } from '../../reference/storage/testing/pglite-template-cache.js';
-import { resolveTarget } from '../harness/resolve-target.js';
-import { runChecks } from '../run-checks.js';
+import { type EmbeddedTwins, resolveTarget } from '../harness/resolve-target.js';
+import { dataPlaneFile, runChecks } from '../run-checks.js';
 import { CheckFileAttribution, setCurrentTest } from './check-coverage.js';
 import { type FileOutcome, outcomesByFile, startUp } from './file-outcomes.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
+
+/** The twins the files need: the fast-clock one when a file reads it, the data-plane one for data-plane files. */
+async function twinsFor(files: readonly string[]): Promise<EmbeddedTwins> {
+  const sources = await Promise.all(
+    files.map((file) => readFile(path.join(root, 'conformance/checks', file), 'utf8').catch(() => '')),
+  );
+  return {
+    fastClock: sources.some((source) => source.includes('fastClock')),
+    dataPlane: files.some((file) => dataPlaneFile(file)),
+  };
+}
 
 /**
  * Runs the check files named in `files` (every one when null, or when `files` names the start-up) against fresh
@@ -25,13 +36,14 @@ export async function runCheckFiles(
   process.env[pgliteTemplateVariable] ??= await ensurePgliteTemplate();
   if (options.attribute) setCurrentTest(startUp);
   const started = performance.now();
-  const resolved = await resolveTarget({}, root, null);
+  const filters = files === null || files.includes(startUp) ? [] : [...files];
+  const twins = filters.length === 0 ? { fastClock: true, dataPlane: true } : await twinsFor(filters);
+  const resolved = await resolveTarget({}, root, null, twins);
   const startUpOutcome: FileOutcome = {
     file: startUp,
     failure: null,
     durationMs: performance.now() - started,
   };
-  const filters = files === null || files.includes(startUp) ? [] : [...files];
   const scratch = await mkdtemp(path.join(root, '.tmp-conformance-run-'));
   try {
     const collector = await runChecks(resolved.target, root, scratch, filters, resolved.dataPlane ?? null, {
