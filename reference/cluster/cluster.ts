@@ -2,7 +2,12 @@ import { hostname } from 'node:os';
 import { apiPolicies } from '../../generated/types/facts.js';
 import type { Clock } from '../clock.js';
 import type { StreamLifecycle, StreamLifecycleEvents } from '../services/stream-lifecycle.js';
-import { type ChangeWitness, cachedStore, newStoreCaches, type StoreCaches } from '../storage/cached-store.js';
+import {
+  type ChangeWitness,
+  cachedStore,
+  newStoreCaches,
+  type StoreCaches,
+} from '../storage/cached-store.js';
 import type { Store } from '../storage/store.js';
 import { startCacheInvalidation } from './cache-invalidation.js';
 import { ChannelSubscriptions } from './channel-subscriptions.js';

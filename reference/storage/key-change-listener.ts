@@ -9,6 +9,8 @@ import {
 
 /** The channel `notify_key_change()` (migration 0008) sends every change of `api_keys` and `accounts` on. */
 export const keyChangeChannel = 'telemetry_key_changes';
+/** The listening connection's name in `pg_stat_activity`. */
+export const keyChangeApplicationName = 'telemetry-key-changes';
 
 /** Deployment settings, not interface facts. */
 export const keyChangeDefaults = {
@@ -21,8 +23,8 @@ export const keyChangeDefaults = {
 } as const;
 
 export interface KeyChangeListenerOptions {
-  echoMilliseconds?: number;
-  reconnectMilliseconds?: number;
+  echoMilliseconds?: number | undefined;
+  reconnectMilliseconds?: number | undefined;
   /** Reports a dropped or failed listening connection (stderr by default). */
   onError?: (error: Error) => void;
 }
@@ -46,7 +48,9 @@ const matches = (notified: Notified, change: CacheChange): boolean =>
   ('accountId' in change
     ? 'accountId' in notified && notified.accountId === change.accountId
     : 'apiKeyId' in notified &&
-      ('apiKeyId' in change ? notified.apiKeyId === change.apiKeyId : notified.apiKeyHash === change.apiKeyHash));
+      ('apiKeyId' in change
+        ? notified.apiKeyId === change.apiKeyId
+        : notified.apiKeyHash === change.apiKeyHash));
 
 /**
  * One connection of its own that LISTENs for key and account changes, whoever wrote them, and drops them from
@@ -95,7 +99,11 @@ export async function listenForKeyChanges(
     if (!closed) retry = setTimeout(() => void connect().catch(() => {}), reconnectMilliseconds);
   };
   const connect = async () => {
-    const connection = new pg.Client({ connectionString, keepAlive: true });
+    const connection = new pg.Client({
+      connectionString,
+      keepAlive: true,
+      application_name: keyChangeApplicationName,
+    });
     client = connection;
     connection.on('notification', onNotification);
     connection.on('error', (error) => dropped(connection, error));
