@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ChangeWitness, cachedStore, forgetChange, newStoreCaches } from './cached-store.js';
+import { parseNotification } from './key-change-listener.js';
 import type { AccountRow, ApiKeyRow } from './rows.js';
 import type { Store } from './store.js';
 
@@ -142,5 +143,19 @@ describe('cached store', () => {
     // Revoking an unknown id writes nothing, so nothing comes back to wait for.
     await cached.apiKeys.revoke('key_unknown', 'now');
     expect(heard).toHaveLength(1);
+  });
+});
+
+describe('key change notifications', () => {
+  it('name a key, an account, or (anything unexpected on the channel) everything', () => {
+    expect(parseNotification('{"apiKeyId":"key_1","apiKeyHash":"h1"}')).toEqual({
+      apiKeyId: 'key_1',
+      apiKeyHash: 'h1',
+    });
+    expect(parseNotification('{"accountId":"acct_1"}')).toEqual({ accountId: 'acct_1' });
+    expect(parseNotification('{"all":true}')).toEqual({ all: true });
+    expect(parseNotification('hello')).toEqual({ all: true });
+    expect(parseNotification('{"apiKeyId":"key_1"}')).toEqual({ all: true });
+    expect(parseNotification(undefined)).toEqual({ all: true });
   });
 });

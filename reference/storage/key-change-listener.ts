@@ -80,8 +80,8 @@ export async function listenForKeyChanges(
       }
   };
   const onNotification = (message: pg.Notification) => {
-    if (message.channel !== keyChangeChannel || message.payload === undefined) return;
-    const notified = JSON.parse(message.payload) as Notified;
+    if (message.channel !== keyChangeChannel) return;
+    const notified = parseNotification(message.payload);
     if ('all' in notified) clearCaches(caches);
     else forgetChange(caches, 'accountId' in notified ? notified : { apiKeyHash: notified.apiKeyHash });
     releaseWaiters(notified);
@@ -157,6 +157,19 @@ export async function listenForKeyChanges(
       await connection?.end().catch(() => {});
     },
   };
+}
+
+/** The trigger's payload; anything else on the channel (a NOTIFY by hand) is taken as "everything may have changed". */
+export function parseNotification(payload: string | undefined): Notified {
+  try {
+    const parsed = JSON.parse(payload ?? '') as Partial<Record<string, unknown>>;
+    if (typeof parsed.accountId === 'string') return { accountId: parsed.accountId };
+    if (typeof parsed.apiKeyId === 'string' && typeof parsed.apiKeyHash === 'string')
+      return { apiKeyId: parsed.apiKeyId, apiKeyHash: parsed.apiKeyHash };
+  } catch {
+    // Not JSON: treated as below.
+  }
+  return { all: true };
 }
 
 /** `promise`, or nothing after `milliseconds`. */
