@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ChangeWitness, cachedStore, forgetChange, newStoreCaches } from './cached-store.js';
-import { parseNotification } from './key-change-listener.js';
+import { parseNotification } from './change-echoes.js';
 import type { AccountRow, ApiKeyRow } from './rows.js';
 import type { Store } from './store.js';
 

@@ -6,6 +6,7 @@ import {
   forgetChange,
   type StoreCaches,
 } from './cached-store.js';
+import { ChangeEchoes, parseNotification } from './change-echoes.js';
 
 /** The channel `notify_key_change()` (migration 0008) sends every change of `api_keys` and `accounts` on. */
 export const keyChangeChannel = 'telemetry_key_changes';
@@ -29,158 +30,109 @@ export interface KeyChangeListenerOptions {
   onError?: (error: Error) => void;
 }
 
-export interface KeyChangeListener extends ChangeWitness {
-  /** The caches it empties. */
-  caches: StoreCaches;
-  close(): Promise<void>;
-}
-
-/** What a notification names, as the changes `forgetChange` takes (`all`: TRUNCATE). */
-export type Notified = { all: true } | { apiKeyId: string; apiKeyHash: string } | { accountId: string };
-
-interface Waiter {
-  change: CacheChange;
-  resolve(): void;
-}
-
-const matches = (notified: Notified, change: CacheChange): boolean =>
-  'all' in notified ||
-  ('accountId' in change
-    ? 'accountId' in notified && notified.accountId === change.accountId
-    : 'apiKeyId' in notified &&
-      ('apiKeyId' in change
-        ? notified.apiKeyId === change.apiKeyId
-        : notified.apiKeyHash === change.apiKeyHash));
-
 /**
  * One connection of its own that LISTENs for key and account changes, whoever wrote them, and drops them from
  * `caches` as they arrive (ADR 0022). While it is not listening (before the first LISTEN, after the connection
  * dropped, until it listens again) the caches are cleared and `trusted` is false, so nothing stale is served from
  * them and nothing is remembered that a missed notification could have made stale.
  */
+export class KeyChangeListener implements ChangeWitness {
+  readonly #echoes: ChangeEchoes;
+  readonly #reconnectMilliseconds: number;
+  readonly #onError: (error: Error) => void;
+  #client: pg.Client | undefined;
+  #listening = false;
+  #closed = false;
+  #retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly connectionString: string,
+    /** The caches it empties. */
+    readonly caches: StoreCaches,
+    options: KeyChangeListenerOptions = {},
+  ) {
+    this.#echoes = new ChangeEchoes(options.echoMilliseconds ?? keyChangeDefaults.echoMilliseconds);
+    this.#reconnectMilliseconds = options.reconnectMilliseconds ?? keyChangeDefaults.reconnectMilliseconds;
+    this.#onError = options.onError ?? ((error) => console.error('key cache (listen):', error.message));
+  }
+
+  get trusted(): boolean {
+    return this.#listening;
+  }
+
+  expect(change: CacheChange): { heard(): Promise<void>; cancel(): void } {
+    return this.#listening ? this.#echoes.expect(change) : { heard: async () => {}, cancel: () => {} };
+  }
+
+  /** Connects and LISTENs; from then on reconnects by itself until `close`. */
+  async connect(): Promise<void> {
+    const connection = new pg.Client({
+      connectionString: this.connectionString,
+      keepAlive: true,
+      application_name: keyChangeApplicationName,
+    });
+    this.#client = connection;
+    connection.on('notification', (message) => this.#notified(message));
+    connection.on('error', (error) => this.#dropped(connection, error));
+    connection.on('end', () => this.#dropped(connection, new Error('the listening connection ended')));
+    try {
+      await connection.connect();
+      await connection.query(`LISTEN ${keyChangeChannel}`);
+    } catch (error) {
+      this.#dropped(connection, error as Error);
+      throw error;
+    }
+    if (connection !== this.#client || this.#closed) return;
+    // Changes made while nobody listened are unknown: start empty.
+    clearCaches(this.caches);
+    this.#listening = true;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    const connection = this.#client;
+    this.#client = undefined;
+    this.#listening = false;
+    this.#echoes.release();
+    await connection?.end().catch(() => {});
+  }
+
+  #notified(message: pg.Notification): void {
+    if (message.channel !== keyChangeChannel) return;
+    const notified = parseNotification(message.payload);
+    if ('all' in notified) clearCaches(this.caches);
+    else forgetChange(this.caches, 'accountId' in notified ? notified : { apiKeyHash: notified.apiKeyHash });
+    this.#echoes.release(notified);
+  }
+
+  #dropped(connection: pg.Client, error: Error): void {
+    if (connection !== this.#client) return;
+    this.#client = undefined;
+    this.#listening = false;
+    clearCaches(this.caches);
+    // Nothing will come back on this connection; the caches are bypassed until the next LISTEN, so writes go on.
+    this.#echoes.release();
+    connection.removeAllListeners('notification');
+    connection.end().catch(() => {});
+    this.#onError(error);
+    if (!this.#closed)
+      this.#retry = setTimeout(() => void this.connect().catch(() => {}), this.#reconnectMilliseconds);
+  }
+}
+
+/** A listener that listens; the first LISTEN must work (as the first query must), so a failed start retries nothing. */
 export async function listenForKeyChanges(
   connectionString: string,
   caches: StoreCaches,
   options: KeyChangeListenerOptions = {},
 ): Promise<KeyChangeListener> {
-  const echoMilliseconds = options.echoMilliseconds ?? keyChangeDefaults.echoMilliseconds;
-  const reconnectMilliseconds = options.reconnectMilliseconds ?? keyChangeDefaults.reconnectMilliseconds;
-  const onError = options.onError ?? ((error) => console.error('key cache (listen):', error.message));
-  const waiters = new Set<Waiter>();
-  let client: pg.Client | undefined;
-  let listening = false;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  const releaseWaiters = (notified?: Notified) => {
-    for (const waiter of waiters)
-      if (notified === undefined || matches(notified, waiter.change)) {
-        waiters.delete(waiter);
-        waiter.resolve();
-      }
-  };
-  const onNotification = (message: pg.Notification) => {
-    if (message.channel !== keyChangeChannel) return;
-    const notified = parseNotification(message.payload);
-    if ('all' in notified) clearCaches(caches);
-    else forgetChange(caches, 'accountId' in notified ? notified : { apiKeyHash: notified.apiKeyHash });
-    releaseWaiters(notified);
-  };
-  const dropped = (connection: pg.Client, error?: Error) => {
-    if (connection !== client) return;
-    client = undefined;
-    listening = false;
-    clearCaches(caches);
-    // Nothing will come back on this connection; the caches are bypassed until the next LISTEN, so writes go on.
-    releaseWaiters();
-    connection.removeAllListeners('notification');
-    connection.end().catch(() => {});
-    if (error !== undefined) onError(error);
-    if (!closed) retry = setTimeout(() => void connect().catch(() => {}), reconnectMilliseconds);
-  };
-  const connect = async () => {
-    const connection = new pg.Client({
-      connectionString,
-      keepAlive: true,
-      application_name: keyChangeApplicationName,
-    });
-    client = connection;
-    connection.on('notification', onNotification);
-    connection.on('error', (error) => dropped(connection, error));
-    connection.on('end', () => dropped(connection, new Error('the listening connection ended')));
-    try {
-      await connection.connect();
-      await connection.query(`LISTEN ${keyChangeChannel}`);
-    } catch (error) {
-      dropped(connection, error as Error);
-      throw error;
-    }
-    if (connection !== client || closed) return;
-    // Changes made while nobody listened are unknown: start empty.
-    clearCaches(caches);
-    listening = true;
-  };
-
+  const listener = new KeyChangeListener(connectionString, caches, options);
   try {
-    await connect();
+    await listener.connect();
   } catch (error) {
-    // The first LISTEN must work (as the first query must): no retries behind a failed start.
-    closed = true;
-    clearTimeout(retry);
+    await listener.close();
     throw error;
   }
-  return {
-    caches,
-    get trusted() {
-      return listening;
-    },
-    expect(change) {
-      if (!listening) return { heard: async () => {}, cancel: () => {} };
-      let resolve = () => {};
-      const heard = new Promise<void>((done) => {
-        resolve = done;
-      });
-      const waiter: Waiter = { change, resolve };
-      waiters.add(waiter);
-      return {
-        heard: () => bounded(heard, echoMilliseconds),
-        cancel: () => waiters.delete(waiter),
-      };
-    },
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      const connection = client;
-      client = undefined;
-      listening = false;
-      releaseWaiters();
-      await connection?.end().catch(() => {});
-    },
-  };
-}
-
-/** The trigger's payload; anything else on the channel (a NOTIFY by hand) is taken as "everything may have changed". */
-export function parseNotification(payload: string | undefined): Notified {
-  try {
-    const parsed = JSON.parse(payload ?? '') as Partial<Record<string, unknown>>;
-    if (typeof parsed.accountId === 'string') return { accountId: parsed.accountId };
-    if (typeof parsed.apiKeyId === 'string' && typeof parsed.apiKeyHash === 'string')
-      return { apiKeyId: parsed.apiKeyId, apiKeyHash: parsed.apiKeyHash };
-  } catch {
-    // Not JSON: treated as below.
-  }
-  return { all: true };
-}
-
-/** `promise`, or nothing after `milliseconds`. */
-async function bounded(promise: Promise<void>, milliseconds: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, milliseconds);
-  });
-  try {
-    await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return listener;
 }
