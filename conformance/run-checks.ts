@@ -34,11 +34,11 @@ async function runLane(
   root: string,
   targetFile: string,
   files: string[],
-  bail: FirstFailure | null,
+  extraReporters: Reporter[],
 ): Promise<CheckCollector> {
   const collector = new CheckCollector(root);
   if (files.length === 0) return collector;
-  const reporters: Reporter[] = bail === null ? [collector] : [collector, bail];
+  const reporters: Reporter[] = [collector, ...extraReporters];
   const vitest = await startVitest('test', files, {
     root,
     config: path.join(root, 'conformance/vitest.config.ts'),
@@ -55,6 +55,8 @@ async function runLane(
  * once: the fast-clock and raw-socket files beside the rest, and the data-plane files against `dataPlane` (a
  * reference of their own) when given; the REST files, and the rate-limit files after them, in the main lane.
  * With `bail`, the first failed check cancels every lane: the files not yet run are left out of the results.
+ * `reporters` join the harness's own in every lane; `oneLaneAtATime` runs the lanes in turn, so that only one check
+ * file runs at any moment (the mutation job's coverage run attributes what the reference executes to that file).
  */
 export async function runChecks(
   target: TargetDescription,
@@ -62,7 +64,7 @@ export async function runChecks(
   scratch: string,
   filters: string[] = [],
   dataPlane: TargetDescription | null = null,
-  options: { bail?: boolean } = {},
+  options: { bail?: boolean; reporters?: Reporter[]; oneLaneAtATime?: boolean } = {},
 ): Promise<CheckCollector> {
   const targetFile = await writeTarget(path.join(scratch, 'target.json'), target);
   process.env[targetFileVariable] = targetFile;
@@ -76,12 +78,15 @@ export async function runChecks(
     dataPlane === null
       ? targetFile
       : await writeTarget(path.join(scratch, 'data-plane-target.json'), dataPlane);
-  const bail = options.bail === true ? new FirstFailure() : null;
-  const lanes = await Promise.all([
-    runLane(root, targetFile, main, bail),
-    runLane(root, targetFile, beside, bail),
-    runLane(root, dataPlaneTargetFile, ownReference, bail),
-  ]);
+  const reporters = [...(options.bail === true ? [new FirstFailure()] : []), ...(options.reporters ?? [])];
+  const laneRuns = [
+    () => runLane(root, targetFile, main, reporters),
+    () => runLane(root, targetFile, beside, reporters),
+    () => runLane(root, dataPlaneTargetFile, ownReference, reporters),
+  ];
+  const lanes: CheckCollector[] = [];
+  if (options.oneLaneAtATime === true) for (const run of laneRuns) lanes.push(await run());
+  else lanes.push(...(await Promise.all(laneRuns.map((run) => run()))));
   const merged = new CheckCollector(root);
   for (const lane of lanes) {
     merged.results.push(...lane.results);
