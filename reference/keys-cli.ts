@@ -22,6 +22,8 @@ import {
   localDefaultRegion,
   type Plan,
 } from './seed.js';
+import { cachedStore, newStoreCaches } from './storage/cached-store.js';
+import { listenForKeyChanges } from './storage/key-change-listener.js';
 import { openStore } from './storage/open-store.js';
 import type { Store } from './storage/store.js';
 
@@ -137,14 +139,22 @@ async function main(): Promise<void> {
       ? { kind: 'embedded', dataDir: path.join(options.dataDir, 'database') }
       : { kind: 'postgres', connectionString: options.postgresUrl },
   );
+  // On PostgreSQL every node hears the change from the database's trigger; the command answers once this process
+  // heard it too (bounded wait, ADR 0022), so a running node has been sent it by then.
+  const echoes =
+    options.postgresUrl === undefined
+      ? undefined
+      : await listenForKeyChanges(options.postgresUrl, newStoreCaches(1));
+  const witnessed = echoes === undefined ? opened : cachedStore(opened, echoes.caches, undefined, echoes);
   // Several nodes (ADR 0023): they hear of revoked and rolled keys through Redis.
   const announcer =
     options.redisUrl === undefined ? undefined : await openChangeAnnouncer(options.redisUrl, 'keys-cli');
-  const store = announcer?.wrap(opened) ?? opened;
+  const store = announcer?.wrap(witnessed) ?? witnessed;
   try {
     console.log(JSON.stringify(await command(store, values), null, 2));
   } finally {
     await announcer?.close();
+    await echoes?.close();
     await store.close();
   }
 }

@@ -27,6 +27,8 @@ import { StreamRecorder } from './recording/stream-recorder.js';
 import { localDefaultRegion, type SeedExtras, type SeededCredentials, seedIfEmpty } from './seed.js';
 import { StreamLifecycleEvents } from './services/stream-lifecycle.js';
 import type { ServiceUrls } from './services/urls.js';
+import { cachedStore, newStoreCaches } from './storage/cached-store.js';
+import { keyChangeDefaults, listenForKeyChanges } from './storage/key-change-listener.js';
 import { openStore } from './storage/open-store.js';
 import type { Store } from './storage/store.js';
 
@@ -82,7 +84,10 @@ export interface StartOptions {
   nodeId?: string | undefined;
   /** With Redis: how long a dead node's streams stay taken (5 s by default). */
   deviceLeaseMilliseconds?: number | undefined;
-  /** With Redis: how long a cached API key may outlive a change no node heard of (1 s by default). */
+  /**
+   * On PostgreSQL: how long a cached API key may outlive a change no node heard of (1 s by default with Redis, 60 s
+   * without, where only a half-open listening connection could miss one; ADR 0022).
+   */
   keyCacheMilliseconds?: number | undefined;
   /** When MQTT ingest counts as overloaded and sheds load (ADR 0029); engine tuning, defaults in ingest/overload-guard.ts. */
   ingestOverload?: Partial<OverloadSettings>;
@@ -141,9 +146,23 @@ export async function start(options: StartOptions): Promise<RunningService> {
           clock,
           timeScale: options.timeScale ?? 1,
         });
+  // On PostgreSQL, keys and accounts are cached while a connection of their own hears every change (ADR 0022).
+  const keyChanges =
+    options.postgresUrl === undefined || options.store !== undefined
+      ? undefined
+      : await listenForKeyChanges(
+          options.postgresUrl,
+          cluster?.caches ??
+            newStoreCaches(undefined, options.keyCacheMilliseconds ?? keyChangeDefaults.cacheMilliseconds),
+        );
   // Deliveries written through this store wake the dispatcher at once (ADR 0018).
   const outbox = new OutboxSignal();
-  const store = outbox.watch(cluster?.cached(openedStore) ?? openedStore);
+  const store = outbox.watch(
+    keyChanges === undefined
+      ? openedStore
+      : (cluster?.cached(openedStore, keyChanges) ??
+          cachedStore(openedStore, keyChanges.caches, undefined, keyChanges)),
+  );
   const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
   const signingKey = await signingKeyIn(options.dataDir);
   const streamLifecycle = new StreamLifecycleEvents();
@@ -249,6 +268,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
       await bus.close();
       await delivery.stop();
       await cluster?.close();
+      await keyChanges?.close();
       await store.close();
       await releaseLock();
     },

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type CacheChange, forgetChange, type StoreCaches } from '../storage/cached-store.js';
+import { type CacheChange, clearCaches, forgetChange, type StoreCaches } from '../storage/cached-store.js';
 import type { ChannelSubscriptions } from './channel-subscriptions.js';
 import { redisKeys } from './redis-keys.js';
 
@@ -26,10 +26,7 @@ export async function startCacheInvalidation(
     const { from, change } = JSON.parse(raw) as { from: string; change: CacheChange };
     if (from !== nodeId) forgetChange(caches, change);
   };
-  const clearAll = () => {
-    caches.keysByHash.clear();
-    caches.accounts.clear();
-  };
+  const clearAll = () => clearCaches(caches);
   await subscriptions.add(redisKeys.invalidationChannel, onMessage);
   subscriber.on('ready', clearAll);
   return {

@@ -2,7 +2,12 @@ import { hostname } from 'node:os';
 import { apiPolicies } from '../../generated/types/facts.js';
 import type { Clock } from '../clock.js';
 import type { StreamLifecycle, StreamLifecycleEvents } from '../services/stream-lifecycle.js';
-import { cachedStore, newStoreCaches } from '../storage/cached-store.js';
+import {
+  type ChangeWitness,
+  cachedStore,
+  newStoreCaches,
+  type StoreCaches,
+} from '../storage/cached-store.js';
 import type { Store } from '../storage/store.js';
 import { startCacheInvalidation } from './cache-invalidation.js';
 import { ChannelSubscriptions } from './channel-subscriptions.js';
@@ -38,8 +43,10 @@ export interface Cluster {
   feedVersions: RedisFeedVersions;
   /** Stream deletions told to `local` here and on every other node (their subscribers are closed there too). */
   sharedLifecycle(local: StreamLifecycleEvents): Promise<StreamLifecycle>;
+  /** The caches of API keys and accounts, which `cached` fills and the database's notifications empty too. */
+  caches: StoreCaches;
   /** The store with API keys and accounts cached, changes announced to and heard from every node. */
-  cached(store: Store): Store;
+  cached(store: Store, witness?: ChangeWitness): Store;
   /** Runs `idleOrphans` every lease lifetime: streams left live by a dead node go idle. */
   sweep(idleOrphans: () => Promise<unknown>): void;
   close(): Promise<void>;
@@ -86,7 +93,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     subscriberCounts,
     feedVersions: new RedisFeedVersions(redis.commands),
     rateLimiter: new RedisRateLimiter(redis.commands, options.clock, windowSeconds, options.timeScale),
-    cached: (store) => cachedStore(store, caches, invalidation.announce),
+    caches,
+    cached: (store, witness) => cachedStore(store, caches, invalidation.announce, witness),
     async sharedLifecycle(local) {
       const shared = await shareStreamDeletions(redis.commands, subscriptions, local, nodeId);
       deletions = shared;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cachedStore, newStoreCaches } from './cached-store.js';
+import { type ChangeWitness, cachedStore, forgetChange, newStoreCaches } from './cached-store.js';
+import { parseNotification } from './change-echoes.js';
 import type { AccountRow, ApiKeyRow } from './rows.js';
 import type { Store } from './store.js';
 
@@ -99,5 +100,62 @@ describe('cached store', () => {
     await cached.apiKeys.findByHash('unknown-0');
     await cached.apiKeys.findByHash('unknown-99');
     expect(reads.keys).toBe(101);
+  });
+
+  it('does not remember a row read before a change that was dropped while the read ran', async () => {
+    const { store, reads } = countingStore();
+    const caches = newStoreCaches();
+    const cached = cachedStore(store, caches);
+    // The change is heard while the read is on its way back: the row it brings may be older than the change.
+    const reading = cached.apiKeys.findWithAccount('h1');
+    forgetChange(caches, { apiKeyHash: 'h1' });
+    expect(await reading).toEqual({ key, account });
+    expect(caches.keysByHash.size).toBe(0);
+    await cached.apiKeys.findWithAccount('h1');
+    await cached.apiKeys.findWithAccount('h1');
+    expect(reads.keys).toBe(2);
+  });
+
+  it('neither reads nor fills the caches while its witness does not hear every change, and waits for a write’s echo', async () => {
+    const { store, reads } = countingStore();
+    const caches = newStoreCaches();
+    const heard: string[] = [];
+    const witness: ChangeWitness & { trusted: boolean } = {
+      trusted: false,
+      expect: (change: object) => ({
+        heard: async () => {
+          heard.push(JSON.stringify(change));
+        },
+        cancel: () => {},
+      }),
+    };
+    const cached = cachedStore(store, caches, undefined, witness);
+    await cached.apiKeys.findWithAccount('h1');
+    await cached.apiKeys.findWithAccount('h1');
+    expect(reads.keys).toBe(2);
+    expect(caches.keysByHash.size).toBe(0);
+    witness.trusted = true;
+    await cached.apiKeys.findWithAccount('h1');
+    await cached.apiKeys.findWithAccount('h1');
+    expect(reads.keys).toBe(3);
+    await cached.transaction((inner) => inner.apiKeys.revoke('key_1', 'now'));
+    expect(heard).toEqual(['{"apiKeyId":"key_1"}']);
+    // Revoking an unknown id writes nothing, so nothing comes back to wait for.
+    await cached.apiKeys.revoke('key_unknown', 'now');
+    expect(heard).toHaveLength(1);
+  });
+});
+
+describe('key change notifications', () => {
+  it('name a key, an account, or (anything unexpected on the channel) everything', () => {
+    expect(parseNotification('{"apiKeyId":"key_1","apiKeyHash":"h1"}')).toEqual({
+      apiKeyId: 'key_1',
+      apiKeyHash: 'h1',
+    });
+    expect(parseNotification('{"accountId":"acct_1"}')).toEqual({ accountId: 'acct_1' });
+    expect(parseNotification('{"all":true}')).toEqual({ all: true });
+    expect(parseNotification('hello')).toEqual({ all: true });
+    expect(parseNotification('{"apiKeyId":"key_1"}')).toEqual({ all: true });
+    expect(parseNotification(undefined)).toEqual({ all: true });
   });
 });
