@@ -83,8 +83,13 @@ export function operationRoute<Auth>(wiring: OperationWiring<Auth>): RouteOption
     schema: { response: responseSchemas(route) },
     onRequest: [...(route.security.length > 0 ? [authenticateHook] : []), contentTypeCheck(route, catalogue)],
     handler: async (request, reply) => {
+      const valid = validatedInput(wiring, request);
+      // A literal, not a spread of `valid` with fields added: V8 copies the latter far more slowly.
       const input: OperationInput = {
-        ...validatedInput(wiring, request),
+        params: valid.params,
+        query: valid.query,
+        headers: valid.headers,
+        body: valid.body,
         auth: authByRequest.get(request),
         requestId: wiring.requestIdOf(reply),
         raw: request,

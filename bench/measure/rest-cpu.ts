@@ -11,7 +11,7 @@ import { start } from '../../reference/index.js';
 import { createApiKey } from '../../reference/seed.js';
 import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
 import { median } from '../harness.js';
-import { bareServer, noStorage } from '../rest/bare-server.js';
+import { bareServer, type CapturedBodies, noStorage } from '../rest/bare-server.js';
 import { call, type Endpoint, requestsFor } from '../rest/load.js';
 
 const rounds = Number(process.argv[2] ?? 5);
@@ -81,7 +81,8 @@ for (const endpoint of endpoints)
       )
     ).json(),
   );
-const bare = await bareServer(host, basePath, { created: bodies[0], list: bodies[1] }, noStorage(100));
+const captured = { created: bodies[0], list: bodies[1] } as CapturedBodies;
+const bare = await bareServer(host, basePath, captured, noStorage(100));
 const bareAddress = bare.server.address();
 if (bareAddress === null || typeof bareAddress === 'string') throw new Error('no address');
 const sides = { reference: base.origin, bare: `http://${host}:${bareAddress.port}` };

@@ -14,7 +14,7 @@ import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
 import { eventDataForRecord, recordObject } from './record-object.js';
-import { reportFeedUrl } from './urls.js';
+import { reportFeedUrl, reportFeedUrls } from './urls.js';
 
 export interface ReportContext extends ServiceContext {
   /** The getReportFeed operation's path template, from the generated route table. */
@@ -24,13 +24,17 @@ export interface ReportContext extends ServiceContext {
 type StoredReport = Omit<ReportRow, 'recordCount'> & { recordCount?: number };
 
 export function reportObject(context: ReportContext, row: StoredReport): Report {
+  return reportObjectWith(row, reportFeedUrl(context.urls, context.feedPathTemplate, row.id));
+}
+
+function reportObjectWith(row: StoredReport, reportUrl: string): Report {
   return {
     id: row.id,
     object: 'report',
     title: row.title,
     status: row.status as Report['status'],
     recordCount: row.recordCount ?? 0,
-    reportUrl: reportFeedUrl(context.urls, context.feedPathTemplate, row.id),
+    reportUrl,
     createdAt: row.createdAt,
   };
 }
@@ -60,10 +64,11 @@ export async function listReports(
     request,
     query.status === undefined ? {} : { status: query.status },
   );
+  const urlOf = reportFeedUrls(context.urls, context.feedPathTemplate);
   return listEnvelope(
     page,
     request,
-    (row) => reportObject(context, row),
+    (row) => reportObjectWith(row, urlOf(row.id)),
     (row) => row.id,
   );
 }

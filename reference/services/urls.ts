@@ -39,8 +39,8 @@ function compile(base: string, template: string): Filler {
   return (parameters) => fillParts(parts, parameters);
 }
 
-/** `base` and `template` filled with `parameters`, one slash between them. */
-function joinFilled(base: string, template: string, parameters: Record<string, string>): string {
+/** The compiled filler of `base` and `template`. */
+function fillerOf(base: string, template: string): Filler {
   const key = `${base}\n${template}`;
   let filler = fillers.get(key);
   if (filler === undefined) {
@@ -48,7 +48,12 @@ function joinFilled(base: string, template: string, parameters: Record<string, s
     filler = compile(base, template);
     fillers.set(key, filler);
   }
-  return filler(parameters);
+  return filler;
+}
+
+/** `base` and `template` filled with `parameters`, one slash between them. */
+function joinFilled(base: string, template: string, parameters: Record<string, string>): string {
+  return fillerOf(base, template)(parameters);
 }
 
 /** `mqttTopic` of a stream: the broker URL and the device channel's address. */
@@ -64,4 +69,13 @@ export function liveFeedUrl(urls: ServiceUrls, streamId: string): string {
 /** `reportUrl`: the feed path of the getReportFeed operation under the base URL. */
 export function reportFeedUrl(urls: ServiceUrls, feedPathTemplate: string, reportId: string): string {
   return joinFilled(urls.baseUrl, feedPathTemplate, { reportId });
+}
+
+/**
+ * `reportUrl` of one report after another (a list page): the filler is looked up once, not once per item, whose key
+ * is a new string to hash each time.
+ */
+export function reportFeedUrls(urls: ServiceUrls, feedPathTemplate: string): (reportId: string) => string {
+  const filler = fillerOf(urls.baseUrl, feedPathTemplate);
+  return (reportId) => filler({ reportId });
 }
