@@ -1,4 +1,4 @@
-// npx tsx bench/measure/rest-cpu.ts [rounds] — CPU time per request of the reference (in-memory store) and of the
+// npx tsx bench/measure/rest-cpu.ts [rounds] (SIDE=reference|bare, OPERATION=POST|GET to narrow it) — CPU time per request of the reference (in-memory store) and of the
 // bare Fastify route, POST /streams and GET /reports?limit=100: the server's process CPU (process.cpuUsage) over a
 // fixed number of requests sent by autocannon in a child process, so the load generator's CPU is not counted. On a
 // shared machine a CPU cost per request moves much less with the neighbours' load than a wall-clock rate does
@@ -15,6 +15,8 @@ import { bareServer, type CapturedBodies, noStorage } from '../rest/bare-server.
 import { call, type Endpoint, requestsFor } from '../rest/load.js';
 
 const rounds = Number(process.argv[2] ?? 5);
+const only = process.env.SIDE === 'reference' || process.env.SIDE === 'bare' ? process.env.SIDE : undefined;
+const operation = process.env.OPERATION;
 const requestsPerRun = 6000;
 const host = '127.0.0.1';
 const endpoints: Endpoint[] = [
@@ -89,7 +91,7 @@ const sides = { reference: base.origin, bare: `http://${host}:${bareAddress.port
 const results = new Map<string, { reference: number[]; bare: number[] }>();
 try {
   for (let round = 0; round < rounds; round += 1) {
-    for (const endpoint of endpoints) {
+    for (const endpoint of endpoints.filter((each) => operation === undefined || each.method === operation)) {
       const keys: string[] = [];
       for (let index = 0; index < Math.ceil(requestsPerRun / 300) + 10; index += 1)
         keys.push(
@@ -105,7 +107,10 @@ try {
       const requests = requestsFor(endpoint, basePath, keys);
       const entry = results.get(endpoint.label) ?? { reference: [], bare: [] };
       results.set(endpoint.label, entry);
-      const order = round % 2 === 0 ? (['reference', 'bare'] as const) : (['bare', 'reference'] as const);
+      const alternating =
+        round % 2 === 0 ? (['reference', 'bare'] as const) : (['bare', 'reference'] as const);
+      // SIDE=reference or SIDE=bare measures one side only (to profile it: node --cpu-prof --import tsx ...).
+      const order = alternating.filter((side) => only === undefined || side === only);
       for (const side of order) {
         const before = process.cpuUsage();
         const counts = await drive(sides[side], requests, requestsPerRun);

@@ -5,6 +5,7 @@ import type {
   UpdateReportRequestBody,
 } from '../../generated/types/operations.js';
 import type { Report, ReportList } from '../../generated/types/schemas.js';
+import { wireShaped } from '../../runtime/wire-shaped.js';
 import { isoTime } from '../clock.js';
 import { problem } from '../problems.js';
 import type { ReportRow } from '../storage/rows.js';
@@ -65,11 +66,14 @@ export async function listReports(
     query.status === undefined ? {} : { status: query.status },
   );
   const urlOf = reportFeedUrls(context.urls, context.feedPathTemplate);
-  return listEnvelope(
-    page,
-    request,
-    (row) => reportObjectWith(row, urlOf(row.id)),
-    (row) => row.id,
+  // The envelope and each item are literals of exactly the schema's fields, in its order: JSON.stringify writes them.
+  return wireShaped(
+    listEnvelope(
+      page,
+      request,
+      (row) => reportObjectWith(row, urlOf(row.id)),
+      (row) => row.id,
+    ),
   );
 }
 

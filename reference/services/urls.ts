@@ -36,6 +36,11 @@ function compile(base: string, template: string): Filler {
   // A template that starts with a parameter: the value's own leading text decides the slash, so join each time.
   if (parts[0] === '' && parts.length > 1) return (parameters) => join(base, fillParts(parts, parameters));
   parts[0] = join(base, parts[0] ?? '');
+  // One parameter (every template of this spec): two concatenations, no loop (a list page fills one per item).
+  if (parts.length === 3) {
+    const [head, name, tail] = parts as [string, string, string];
+    return (parameters) => head + encodeURIComponent(parameters[name] ?? '') + tail;
+  }
   return (parameters) => fillParts(parts, parameters);
 }
 
