@@ -62,11 +62,24 @@ const nextSequence = () => {
   return sequence;
 };
 
+/** The last timestamp normalised and its result: rows written in one instant carry the same text (a created row's
+ * `createdAt` is the clock's, already normal), so most writes skip a parse and a format. */
+let lastTimestamp = '';
+let lastNormalised = '';
+
+const normalisedTimestamp = (value: string): string => {
+  if (value !== lastTimestamp) {
+    lastNormalised = new Date(value).toISOString();
+    lastTimestamp = value;
+  }
+  return lastNormalised;
+};
+
 const normalised = <Row>(row: Row, timestamps: readonly string[]): Row => {
   const copy = { ...row } as Record<string, unknown>;
   for (const field of timestamps) {
     const value = copy[field];
-    if (typeof value === 'string') copy[field] = new Date(value).toISOString();
+    if (typeof value === 'string') copy[field] = normalisedTimestamp(value);
   }
   return copy as Row;
 };
