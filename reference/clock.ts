@@ -62,6 +62,15 @@ export class ManualClock implements Clock {
   }
 }
 
+/** The last instant written and its text: requests a millisecond apart or less (most, under load) share it. */
+let lastInstant = Number.NaN;
+let lastText = '';
+
 export function isoTime(clock: Clock): string {
-  return new Date(clock.now()).toISOString();
+  const instant = clock.now();
+  if (instant !== lastInstant) {
+    lastText = new Date(instant).toISOString();
+    lastInstant = instant;
+  }
+  return lastText;
 }

@@ -62,7 +62,8 @@ export function contentTypeCheck(
   return (request, _reply, done) => {
     const header = request.headers['content-type'];
     if (expected === null || (header === undefined && !hasPayload(request))) return done();
-    if (header !== undefined && mediaType(header) === expected) return done();
+    // The usual header is exactly the expected type: no splitting or lower-casing then.
+    if (header === expected || (header !== undefined && mediaType(header) === expected)) return done();
     done(
       problemFor(
         catalogue,

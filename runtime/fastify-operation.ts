@@ -9,6 +9,7 @@ import {
   type OperationRoute,
   responseFor,
 } from './fastify-routes.js';
+import { isWireShaped } from './wire-shaped.js';
 
 /** What one route needs besides its table entry; `requestIdOf` reads the id the server gave the request. */
 export interface OperationWiring<Auth> extends InputRules {
@@ -52,6 +53,9 @@ export function sendReply(route: OperationRoute, reply: FastifyReply, result: Op
   }
   const contentType = contentTypeOf(route, result.status, typeof result.body === 'string');
   if (contentType !== null) reply.type(contentType);
+  // Fastify sends a string as it is when a JSON content type is set: the schema's serializer is skipped.
+  if (contentType?.includes('json') && isWireShaped(result.body))
+    return reply.send(JSON.stringify(result.body));
   return reply.send(result.body);
 }
 
@@ -83,8 +87,13 @@ export function operationRoute<Auth>(wiring: OperationWiring<Auth>): RouteOption
     schema: { response: responseSchemas(route) },
     onRequest: [...(route.security.length > 0 ? [authenticateHook] : []), contentTypeCheck(route, catalogue)],
     handler: async (request, reply) => {
+      const valid = validatedInput(wiring, request);
+      // A literal, not a spread of `valid` with fields added: V8 copies the latter far more slowly.
       const input: OperationInput = {
-        ...validatedInput(wiring, request),
+        params: valid.params,
+        query: valid.query,
+        headers: valid.headers,
+        body: valid.body,
         auth: authByRequest.get(request),
         requestId: wiring.requestIdOf(reply),
         raw: request,

@@ -32,7 +32,14 @@ export function authenticateHook(dependencies: ServiceDependencies): Authenticat
         ? credential.account
         : await dependencies.store.accounts.get(credential.accountId);
     if (account === null) throw problem('invalid_token', 'The account of this credential no longer exists.');
-    return { ...credential, account };
+    // A literal: a spread with a field added is copied far more slowly, and this runs on every request.
+    return {
+      accountId: credential.accountId,
+      kind: credential.kind,
+      scopes: credential.scopes,
+      rateLimitKey: credential.rateLimitKey,
+      account,
+    };
   };
   return async ({ request, reply, operationId, security }) => {
     // Node keeps the first of two Authorization headers; which one a proxy forwards may differ, so neither is taken.

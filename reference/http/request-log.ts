@@ -6,7 +6,7 @@ export interface DestinationStream {
   write(line: string): void;
 }
 
-/** pino's levels; `silent` logs nothing (the default of tests and of `buildApps`). */
+/** pino's levels; `silent` logs nothing (the default of tests and of `buildApps`) and builds no logger. */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /**
@@ -18,6 +18,8 @@ export function loggerOptions(
   level: LogLevel,
   stream?: DestinationStream,
 ): Pick<FastifyServerOptions, 'logger' | 'logController'> {
+  // Silent logs nothing, so no pino at all: Fastify would still make a pino child logger for every request.
+  if (level === 'silent') return { logger: false };
   return {
     logger: {
       level,

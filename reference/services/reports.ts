@@ -5,6 +5,7 @@ import type {
   UpdateReportRequestBody,
 } from '../../generated/types/operations.js';
 import type { Report, ReportList } from '../../generated/types/schemas.js';
+import { wireShaped } from '../../runtime/wire-shaped.js';
 import { isoTime } from '../clock.js';
 import { problem } from '../problems.js';
 import type { ReportRow } from '../storage/rows.js';
@@ -14,7 +15,7 @@ import { found } from './found.js';
 import { newId } from './ids.js';
 import { listEnvelope, pageRequest } from './pagination.js';
 import { eventDataForRecord, recordObject } from './record-object.js';
-import { reportFeedUrl } from './urls.js';
+import { reportFeedUrl, reportFeedUrls } from './urls.js';
 
 export interface ReportContext extends ServiceContext {
   /** The getReportFeed operation's path template, from the generated route table. */
@@ -24,13 +25,17 @@ export interface ReportContext extends ServiceContext {
 type StoredReport = Omit<ReportRow, 'recordCount'> & { recordCount?: number };
 
 export function reportObject(context: ReportContext, row: StoredReport): Report {
+  return reportObjectWith(row, reportFeedUrl(context.urls, context.feedPathTemplate, row.id));
+}
+
+function reportObjectWith(row: StoredReport, reportUrl: string): Report {
   return {
     id: row.id,
     object: 'report',
     title: row.title,
     status: row.status as Report['status'],
     recordCount: row.recordCount ?? 0,
-    reportUrl: reportFeedUrl(context.urls, context.feedPathTemplate, row.id),
+    reportUrl,
     createdAt: row.createdAt,
   };
 }
@@ -60,11 +65,15 @@ export async function listReports(
     request,
     query.status === undefined ? {} : { status: query.status },
   );
-  return listEnvelope(
-    page,
-    request,
-    (row) => reportObject(context, row),
-    (row) => row.id,
+  const urlOf = reportFeedUrls(context.urls, context.feedPathTemplate);
+  // The envelope and each item are literals of exactly the schema's fields, in its order: JSON.stringify writes them.
+  return wireShaped(
+    listEnvelope(
+      page,
+      request,
+      (row) => reportObjectWith(row, urlOf(row.id)),
+      (row) => row.id,
+    ),
   );
 }
 

@@ -36,6 +36,31 @@ export function streamObject(context: Pick<ServiceContext, 'urls'>, row: StreamR
   };
 }
 
+/** The stream with its key, shown once: a literal rather than a spread of `streamObject` with the key added. */
+function createdStreamObject(
+  context: Pick<ServiceContext, 'urls'>,
+  row: StreamRow,
+  streamKey: string,
+): CreatedStream {
+  return {
+    id: row.id,
+    object: 'stream',
+    title: row.title,
+    status: row.status as Stream['status'],
+    quality: row.quality as Stream['quality'],
+    format: row.format as Stream['format'],
+    region: row.region,
+    mqttTopic: mqttTopicUrl(context.urls, row.id),
+    wsUrl: liveFeedUrl(context.urls, row.id),
+    subscriberCount: row.subscriberCount,
+    createdAt: row.createdAt,
+    metadata: row.metadata,
+    startedAt: row.startedAt,
+    recordingReportId: row.recordingReportId,
+    streamKey,
+  };
+}
+
 export async function requireStream(context: ServiceContext, streamId: string): Promise<StreamRow> {
   return found(await context.store.streams.get(context.accountId, streamId), 'stream', streamId, 'streamId');
 }
@@ -73,7 +98,7 @@ export async function createStream(
     recordingReportId: body.recordingReportId ?? null,
     createdAt: isoTime(context.clock),
   });
-  return { ...streamObject(context, row), streamKey };
+  return createdStreamObject(context, row, streamKey);
 }
 
 export async function listStreams(

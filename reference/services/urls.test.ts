@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelFacts } from '../../generated/types/facts.js';
-import { liveFeedUrl, mqttTopicUrl, reportFeedUrl, type ServiceUrls } from './urls.js';
+import { liveFeedUrl, mqttTopicUrl, reportFeedUrl, reportFeedUrls, type ServiceUrls } from './urls.js';
 
 const urls: ServiceUrls = {
   baseUrl: 'https://api.example.com/v2/',
@@ -39,6 +39,20 @@ describe('public addresses', () => {
     expect(reportFeedUrl({ ...urls, baseUrl: 'http://a/v2' }, '/f/{reportId}', 'r')).toBe('http://a/v2/f/r');
     expect(reportFeedUrl({ ...urls, baseUrl: 'http://b/v3//' }, '/f/{reportId}', 'r')).toBe(
       'http://b/v3/f/r',
+    );
+  });
+
+  it('fills a list page’s URLs as one at a time would, encoded, under the base they were made for', () => {
+    const urlOf = reportFeedUrls(urls, '/reports/{reportId}/feed');
+    for (const id of ['rpt_1', 'rpt_1/..?x', '', 'ä b'])
+      expect(urlOf(id)).toBe(reportFeedUrl(urls, '/reports/{reportId}/feed', id));
+    expect(urlOf('a b')).toBe('https://api.example.com/v2/reports/a%20b/feed');
+    expect(reportFeedUrls({ ...urls, baseUrl: 'http://h' }, '/f/{reportId}')('r')).toBe('http://h/f/r');
+  });
+
+  it('fills a template of two parameters, each encoded, the text between them kept', () => {
+    expect(reportFeedUrl(urls, '/{reportId}/x/{reportId}.xml', 'a/b')).toBe(
+      'https://api.example.com/v2/a%2Fb/x/a%2Fb.xml',
     );
   });
 });

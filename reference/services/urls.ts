@@ -36,11 +36,16 @@ function compile(base: string, template: string): Filler {
   // A template that starts with a parameter: the value's own leading text decides the slash, so join each time.
   if (parts[0] === '' && parts.length > 1) return (parameters) => join(base, fillParts(parts, parameters));
   parts[0] = join(base, parts[0] ?? '');
+  // One parameter (every template of this spec): two concatenations, no loop (a list page fills one per item).
+  if (parts.length === 3) {
+    const [head, name, tail] = parts as [string, string, string];
+    return (parameters) => head + encodeURIComponent(parameters[name] ?? '') + tail;
+  }
   return (parameters) => fillParts(parts, parameters);
 }
 
-/** `base` and `template` filled with `parameters`, one slash between them. */
-function joinFilled(base: string, template: string, parameters: Record<string, string>): string {
+/** The compiled filler of `base` and `template`. */
+function fillerOf(base: string, template: string): Filler {
   const key = `${base}\n${template}`;
   let filler = fillers.get(key);
   if (filler === undefined) {
@@ -48,7 +53,12 @@ function joinFilled(base: string, template: string, parameters: Record<string, s
     filler = compile(base, template);
     fillers.set(key, filler);
   }
-  return filler(parameters);
+  return filler;
+}
+
+/** `base` and `template` filled with `parameters`, one slash between them. */
+function joinFilled(base: string, template: string, parameters: Record<string, string>): string {
+  return fillerOf(base, template)(parameters);
 }
 
 /** `mqttTopic` of a stream: the broker URL and the device channel's address. */
@@ -64,4 +74,13 @@ export function liveFeedUrl(urls: ServiceUrls, streamId: string): string {
 /** `reportUrl`: the feed path of the getReportFeed operation under the base URL. */
 export function reportFeedUrl(urls: ServiceUrls, feedPathTemplate: string, reportId: string): string {
   return joinFilled(urls.baseUrl, feedPathTemplate, { reportId });
+}
+
+/**
+ * `reportUrl` of one report after another (a list page): the filler is looked up once, not once per item, whose key
+ * is a new string to hash each time.
+ */
+export function reportFeedUrls(urls: ServiceUrls, feedPathTemplate: string): (reportId: string) => string {
+  const filler = fillerOf(urls.baseUrl, feedPathTemplate);
+  return (reportId) => filler({ reportId });
 }

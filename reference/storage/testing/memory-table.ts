@@ -62,11 +62,24 @@ const nextSequence = () => {
   return sequence;
 };
 
+/** The last timestamp normalised and its result: rows written in one instant carry the same text (a created row's
+ * `createdAt` is the clock's, already normal), so most writes skip a parse and a format. */
+let lastTimestamp = '';
+let lastNormalised = '';
+
+const normalisedTimestamp = (value: string): string => {
+  if (value !== lastTimestamp) {
+    lastNormalised = new Date(value).toISOString();
+    lastTimestamp = value;
+  }
+  return lastNormalised;
+};
+
 const normalised = <Row>(row: Row, timestamps: readonly string[]): Row => {
   const copy = { ...row } as Record<string, unknown>;
   for (const field of timestamps) {
     const value = copy[field];
-    if (typeof value === 'string') copy[field] = new Date(value).toISOString();
+    if (typeof value === 'string') copy[field] = normalisedTimestamp(value);
   }
   return copy as Row;
 };
@@ -120,8 +133,11 @@ export class MemoryTable<Row extends { id: string }> {
 
 type Owned = { id: string; accountId: string };
 
-const matches = (row: object, filter: object) =>
-  Object.entries(filter).every(
+const matches = (row: object, filter: object) => matchesAll(row, Object.entries(filter));
+
+/** `filter`'s entries taken once for a whole listing, not once per row compared. */
+const matchesAll = (row: object, conditions: readonly [string, unknown][]) =>
+  conditions.every(
     ([field, value]) => value === undefined || (row as Record<string, unknown>)[field] === value,
   );
 
@@ -152,8 +168,9 @@ function listPage<Row extends Listed>(
   const [after, before] = [cursorEntry(page.after), cursorEntry(page.before)];
   if (after === null || before === null) return null;
   const chosen: Entry<Row>[] = [];
+  const conditions = Object.entries(filter);
   for (const entry of table.entries.values()) {
-    if (entry.row.accountId !== accountId || !matches(entry.row, filter)) continue;
+    if (entry.row.accountId !== accountId || !matchesAll(entry.row, conditions)) continue;
     if (after !== undefined && listOrder(entry, after) >= 0) continue;
     if (before !== undefined && listOrder(entry, before) <= 0) continue;
     chosen.push(entry);

@@ -1,0 +1,15 @@
+// The load generator of rest-cpu.ts, in a process of its own: sends a fixed number of requests, reports the counts.
+import autocannon from 'autocannon';
+
+process.once('message', (message) => {
+  const { origin, requests, amount } = message as {
+    origin: string;
+    requests: autocannon.Request[];
+    amount: number;
+  };
+  autocannon({ url: origin, connections: 10, amount, requests }, (error, result) => {
+    if (error) throw error;
+    const ok = result['2xx'] ?? 0;
+    process.send?.({ ok, other: result.non2xx + result.errors });
+  });
+});

@@ -1,0 +1,141 @@
+// npx tsx bench/measure/rest-cpu.ts [rounds] (SIDE=reference|bare, OPERATION=POST|GET to narrow it) — CPU time per request of the reference (in-memory store) and of the
+// bare Fastify route, POST /streams and GET /reports?limit=100: the server's process CPU (process.cpuUsage) over a
+// fixed number of requests sent by autocannon in a child process, so the load generator's CPU is not counted. On a
+// shared machine a CPU cost per request moves much less with the neighbours' load than a wall-clock rate does
+// (issue 16). The bare side's CPU over the reference's is the ratio the rates would have on an otherwise idle core.
+import { fork } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { start } from '../../reference/index.js';
+import { createApiKey } from '../../reference/seed.js';
+import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
+import { median } from '../harness.js';
+import { bareServer, type CapturedBodies, noStorage } from '../rest/bare-server.js';
+import { call, type Endpoint, requestsFor } from '../rest/load.js';
+
+const rounds = Number(process.argv[2] ?? 5);
+const only = process.env.SIDE === 'reference' || process.env.SIDE === 'bare' ? process.env.SIDE : undefined;
+const operation = process.env.OPERATION;
+const requestsPerRun = 6000;
+const host = '127.0.0.1';
+const endpoints: Endpoint[] = [
+  {
+    label: 'POST /streams',
+    method: 'POST',
+    path: '/streams',
+    expectedStatus: 201,
+    body: JSON.stringify({
+      title: 'Pump 7 vibration',
+      quality: 'high',
+      format: 'json',
+      metadata: { site: 'plant-3' },
+    }),
+  },
+  {
+    label: 'GET /reports?limit=100',
+    method: 'GET',
+    path: '/reports?limit=100',
+    expectedStatus: 200,
+    body: undefined,
+  },
+];
+
+/** Sends `amount` requests from a child process; resolves with the count of responses of the expected status. */
+function drive(origin: string, requests: unknown[], amount: number): Promise<{ ok: number; other: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(import.meta.dirname, 'rest-cpu-driver.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+    });
+    child.once('message', (message) => {
+      resolve(message as { ok: number; other: number });
+      child.kill();
+    });
+    child.once('error', reject);
+    child.send({ origin, requests, amount });
+  });
+}
+
+const root = path.join(import.meta.dirname, '..', '..', '.tmp');
+await mkdir(root, { recursive: true });
+const dataDir = await mkdtemp(path.join(root, 'rest-cpu-'));
+const service = await start({ dataDir, host, store: createMemoryStore() });
+const paid = service.seeded?.accounts.paid;
+if (paid === undefined) throw new Error('no paid account');
+const base = new URL(service.urls.baseUrl);
+const basePath = base.pathname.replace(/\/+$/, '');
+for (let index = 0; index < 100; index += 1)
+  await call(
+    `${service.urls.baseUrl}/reports`,
+    'POST',
+    paid.keys.secret.key,
+    JSON.stringify({ title: `Bench report ${index + 1}` }),
+  );
+const bodies = [];
+for (const endpoint of endpoints)
+  bodies.push(
+    await (
+      await call(
+        `${service.urls.baseUrl}${endpoint.path}`,
+        endpoint.method,
+        paid.keys.secret.key,
+        endpoint.body,
+      )
+    ).json(),
+  );
+const captured = { created: bodies[0], list: bodies[1] } as CapturedBodies;
+const bare = await bareServer(host, basePath, captured, noStorage(100));
+const bareAddress = bare.server.address();
+if (bareAddress === null || typeof bareAddress === 'string') throw new Error('no address');
+const sides = { reference: base.origin, bare: `http://${host}:${bareAddress.port}` };
+const results = new Map<string, { reference: number[]; bare: number[] }>();
+try {
+  for (let round = 0; round <= rounds; round += 1) {
+    for (const endpoint of endpoints.filter((each) => operation === undefined || each.method === operation)) {
+      const keys: string[] = [];
+      for (let index = 0; index < Math.ceil(requestsPerRun / 300) + 10; index += 1)
+        keys.push(
+          (
+            await createApiKey(
+              service.dependencies.store,
+              service.dependencies.clock,
+              paid.accountId,
+              'secret',
+            )
+          ).key,
+        );
+      const requests = requestsFor(endpoint, basePath, keys);
+      const entry = results.get(endpoint.label) ?? { reference: [], bare: [] };
+      results.set(endpoint.label, entry);
+      const alternating =
+        round % 2 === 0 ? (['reference', 'bare'] as const) : (['bare', 'reference'] as const);
+      // SIDE=reference or SIDE=bare measures one side only (to profile it: node --cpu-prof --import tsx ...).
+      const order = alternating.filter((side) => only === undefined || side === only);
+      for (const side of order) {
+        const before = process.cpuUsage();
+        const counts = await drive(sides[side], requests, requestsPerRun);
+        const used = process.cpuUsage(before);
+        if (counts.other > 0)
+          throw new Error(`${side} ${endpoint.label}: ${counts.other} unexpected responses`);
+        // The first round warms the JIT of both sides up and is not counted.
+        if (round > 0) entry[side].push((used.user + used.system) / counts.ok);
+      }
+    }
+  }
+} finally {
+  await bare.close();
+  await service.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+const fixed = (values: number[]) => values.map((value) => value.toFixed(0)).join(' / ');
+for (const [label, entry] of results) {
+  const ratios = entry.reference.map((value, index) => (entry.bare[index] ?? Number.NaN) / value);
+  console.log(
+    `${label}: CPU µs per request, reference ${median(entry.reference).toFixed(0)} (${fixed(entry.reference)}), bare ${median(entry.bare).toFixed(0)} (${fixed(entry.bare)}); bare/reference ${median(ratios).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
+  );
+}
+console.log(
+  `load average at the end: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);
