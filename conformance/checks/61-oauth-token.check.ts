@@ -4,7 +4,7 @@ import { securitySchemeFacts } from '../../generated/types/facts.js';
 import type { TokenResponse } from '../../generated/types/schemas.js';
 import { check, expectThat } from '../harness/check.js';
 import { send } from '../harness/probe.js';
-import { type ErrorCode, headerOf, statusAndCode } from './support/auth-evidence.js';
+import { type ErrorCode, headerOf, oauthErrorOf, statusAndCode } from './support/auth-evidence.js';
 import {
   authorize,
   exchangeCode,
@@ -114,6 +114,69 @@ describe('OAuth token endpoint', () => {
         client_secret: clientSecret,
       });
       expectOAuthError(both, 400, 'invalid_request', 'for HTTP Basic and client_secret in one request');
+    },
+  );
+
+  check(
+    ['INF-SCHEMAS-TOKEN-REQUEST-ONEOF-0-PROPERTIES-CLIENT_SECRET'],
+    'client authentication done wrong is refused: none at all, Basic that is not base64(client_id:client_secret) or whose halves are not form-encoded, a form client_id other than the Basic one, client_id without its secret; a matching form client_id beside Basic is accepted',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const { clientId, clientSecret } = means.client;
+      const base64 = (text: string) => Buffer.from(text).toString('base64');
+      const basicOf = (user: string, password: string) =>
+        `Basic ${base64(`${encodeURIComponent(user)}:${encodeURIComponent(password)}`)}`;
+      const exchange = async (authorization: string | null, fields: Record<string, string> = {}) =>
+        send(routes.oauthToken.method, routes.oauthToken.url, {
+          key: null,
+          server: 'auth',
+          rawBody: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: await documentedCode(means, accountScope),
+            redirect_uri: means.client.redirectUri,
+            ...fields,
+          }).toString(),
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            ...(authorization === null ? {} : { authorization }),
+          },
+        });
+      expectOAuthError(
+        await exchange(null),
+        401,
+        'invalid_client',
+        'for a request with no client authentication',
+      );
+      expectOAuthError(
+        await exchange(null, { client_id: clientId }),
+        401,
+        'invalid_client',
+        'for client_id without the client_secret of a confidential client',
+      );
+      // RFC 6749 section 5.2: a failed HTTP Basic attempt answers 401 with a Basic challenge.
+      for (const [authorization, when] of [
+        [`Basic ${base64(clientId)}`, 'for Basic credentials without a colon'],
+        ['Basic !!not-base64!!', 'for Basic credentials that are not Base64'],
+        [`Basic ${base64(`%zz${clientId}:${clientSecret}`)}`, 'for Basic halves that are not form-encoded'],
+      ] as const) {
+        const refused = await exchange(authorization);
+        expectOAuthError(refused, 401, 'invalid_client', when);
+        const challenge = headerOf(refused, 'www-authenticate') ?? '';
+        expectThat(/^Basic\b/i.test(challenge), `a WWW-Authenticate: Basic challenge ${when}`, refused);
+      }
+      const otherId = await exchange(basicOf(clientId, clientSecret), { client_id: `${clientId}x` });
+      const otherIdRefused =
+        (otherId.response.status === 400 && oauthErrorOf(otherId) === 'invalid_request') ||
+        (otherId.response.status === 401 && oauthErrorOf(otherId) === 'invalid_client');
+      expectThat(
+        otherIdRefused,
+        '400 invalid_request (or 401 invalid_client) for a form client_id other than the Basic user name',
+        otherId,
+      );
+      await expectTokenWorks(
+        tokensOf(await exchange(basicOf(clientId, clientSecret), { client_id: clientId })),
+      );
     },
   );
 
