@@ -13,7 +13,15 @@ const allowed: Record<string, readonly string[]> = {
   reference: ['reference', 'generated', 'runtime'],
   conformance: ['conformance', 'generated', 'runtime', 'reference/index.ts'],
   load: ['load', 'generated', 'runtime', 'reference/index.ts'],
-  scripts: ['scripts', 'generators', 'runtime', 'generated'],
+  // scripts/mutation.ts makes the PGlite template that every mutant's references start from (ADR 0028, 0031).
+  scripts: [
+    'scripts',
+    'generators',
+    'runtime',
+    'generated',
+    'reference/storage/pglite-template.ts',
+    'reference/storage/testing/pglite-template-cache.ts',
+  ],
   examples: ['generated'],
 };
 

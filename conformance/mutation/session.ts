@@ -3,8 +3,6 @@
 // references: the check files asked for, their outcome per file.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pgliteTemplateVariable } from '../../reference/storage/pglite-template.js';
-import { ensurePgliteTemplate } from '../../reference/storage/testing/pglite-template-cache.js';
 import { type EmbeddedTwins, resolveTarget } from '../harness/resolve-target.js';
 import { dataPlaneFile, runChecks } from '../run-checks.js';
 import { CheckFileAttribution, setCurrentTest } from './check-coverage.js';
@@ -32,8 +30,6 @@ export async function runCheckFiles(
   files: readonly string[] | null,
   options: { bail: boolean; attribute: boolean },
 ): Promise<FileOutcome[]> {
-  // Every run starts three references; from the cached initdb template each is ready in about a second.
-  process.env[pgliteTemplateVariable] ??= await ensurePgliteTemplate();
   if (options.attribute) setCurrentTest(startUp);
   const started = performance.now();
   const filters = files === null || files.includes(startUp) ? [] : [...files];
