@@ -3,6 +3,9 @@
 // references: the check files asked for, their outcome per file.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+// Loaded with this module, before any test is named: the reference's module-level code then counts as static in the
+// dry run, so Stryker gives its mutants a fresh process, where they are on while the modules load.
+import '../harness/embedded-target.js';
 import { type EmbeddedTwins, resolveTarget } from '../harness/resolve-target.js';
 import { dataPlaneFile, runChecks } from '../run-checks.js';
 import { CheckFileAttribution, setCurrentTest } from './check-coverage.js';
