@@ -67,6 +67,8 @@ export interface AuthorizationParameters {
   challengeMethod?: string;
   clientId?: string;
   redirectUri?: string;
+  /** `code` unless a check asks for another. */
+  responseType?: string;
 }
 
 /** The query (or form) of an authorization request; `state: null` leaves state out. */
@@ -77,7 +79,7 @@ export function authorizationFields(
   const fields: Record<string, string> = {
     client_id: parameters.clientId ?? means.client.clientId,
     redirect_uri: parameters.redirectUri ?? means.client.redirectUri,
-    response_type: 'code',
+    response_type: parameters.responseType ?? 'code',
     scope: parameters.scope,
   };
   if (parameters.state !== null) fields.state = parameters.state ?? freshState();
