@@ -36,29 +36,13 @@ export function streamObject(context: Pick<ServiceContext, 'urls'>, row: StreamR
   };
 }
 
-/** The stream with its key, shown once: a literal rather than a spread of `streamObject` with the key added. */
+/** The stream with its key, shown once (one object per POST: the spread's cost is noise beside the request). */
 function createdStreamObject(
   context: Pick<ServiceContext, 'urls'>,
   row: StreamRow,
   streamKey: string,
 ): CreatedStream {
-  return {
-    id: row.id,
-    object: 'stream',
-    title: row.title,
-    status: row.status as Stream['status'],
-    quality: row.quality as Stream['quality'],
-    format: row.format as Stream['format'],
-    region: row.region,
-    mqttTopic: mqttTopicUrl(context.urls, row.id),
-    wsUrl: liveFeedUrl(context.urls, row.id),
-    subscriberCount: row.subscriberCount,
-    createdAt: row.createdAt,
-    metadata: row.metadata,
-    startedAt: row.startedAt,
-    recordingReportId: row.recordingReportId,
-    streamKey,
-  };
+  return { ...streamObject(context, row), streamKey };
 }
 
 export async function requireStream(context: ServiceContext, streamId: string): Promise<StreamRow> {
