@@ -1,9 +1,9 @@
 import { problem } from '../problems.js';
 import type { Page, PageRequest } from '../storage/store.js';
 
-/** A list query after validation: the validators have bounded `limit` and applied the spec's default. */
+/** A list query after validation: the validators have bounded `limit`; the spec's default fills it when absent. */
 export interface ListQuery {
-  limit: number;
+  limit?: number;
   after?: string;
   before?: string;
 }
@@ -16,16 +16,18 @@ export interface ListEnvelope<Item> {
   nextCursor: string | null;
 }
 
-/** `after` and `before` exclude each other. */
-export function pageRequest(query: ListQuery): PageRequest {
+/**
+ * `after` and `before` exclude each other; `defaultLimit` is the operation's (`parameterDefaults`). Built field by
+ * field rather than by spreading the query: a list request runs it, and spreads with added fields copy slowly.
+ */
+export function pageRequest(query: ListQuery, defaultLimit: number): PageRequest {
   if (query.after !== undefined && query.before !== undefined) {
     throw problem('parameters_exclusive', 'Give either after or before, not both.', 'before');
   }
-  return {
-    limit: query.limit,
-    ...(query.after === undefined ? {} : { after: query.after }),
-    ...(query.before === undefined ? {} : { before: query.before }),
-  };
+  const request: PageRequest = { limit: query.limit ?? defaultLimit };
+  if (query.after !== undefined) request.after = query.after;
+  if (query.before !== undefined) request.before = query.before;
+  return request;
 }
 
 export function listEnvelope<Row, Item>(

@@ -60,7 +60,7 @@ export async function listRecords(
   query: NonNullable<ListRecordsParameters['query']>,
 ): Promise<RecordList> {
   await requireReport(context, reportId);
-  const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listRecords.limit'] });
+  const request = pageRequest(query, parameterDefaults['listRecords.limit']);
   const page = await context.store.records.list(context.accountId, request, { reportId });
   return listEnvelope(page, request, recordObject, (row) => row.id);
 }

@@ -52,14 +52,15 @@ export async function createReport(context: ReportContext, body: CreateReportReq
     status: 'draft',
     createdAt: isoTime(context.clock),
   });
-  return reportObject(context, { ...row, recordCount: 0 });
+  // A new report has no records: reportObject counts a missing recordCount as 0 (no spread copy of the row).
+  return reportObject(context, row);
 }
 
 export async function listReports(
   context: ReportContext,
   query: NonNullable<ListReportsParameters['query']>,
 ): Promise<ReportList> {
-  const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listReports.limit'] });
+  const request = pageRequest(query, parameterDefaults['listReports.limit']);
   const page = await context.store.reports.list(
     context.accountId,
     request,

@@ -36,13 +36,19 @@ export function streamObject(context: Pick<ServiceContext, 'urls'>, row: StreamR
   };
 }
 
-/** The stream with its key, shown once (one object per POST: the spread's cost is noise beside the request). */
+/**
+ * The stream with its key, shown once. The key is added to the stream's literal rather than spread into a new
+ * object: V8 builds `{ ...object, key }` as a slow dictionary-mode copy, which the response serializer then reads
+ * slowly too (issue 16: together about 15 µs of a POST's CPU).
+ */
 function createdStreamObject(
   context: Pick<ServiceContext, 'urls'>,
   row: StreamRow,
   streamKey: string,
 ): CreatedStream {
-  return { ...streamObject(context, row), streamKey };
+  const created: Stream & { streamKey?: string } = streamObject(context, row);
+  created.streamKey = streamKey;
+  return created as CreatedStream;
 }
 
 export async function requireStream(context: ServiceContext, streamId: string): Promise<StreamRow> {
@@ -89,7 +95,7 @@ export async function listStreams(
   context: ServiceContext,
   query: NonNullable<ListStreamsParameters['query']>,
 ): Promise<StreamList> {
-  const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listStreams.limit'] });
+  const request = pageRequest(query, parameterDefaults['listStreams.limit']);
   const filter = query.status === undefined ? {} : { status: query.status };
   const page = await context.store.streams.list(context.accountId, request, filter);
   return listEnvelope(

@@ -35,6 +35,14 @@ export function webhookObject(row: WebhookRow): Webhook {
   };
 }
 
+/** The webhook with its signing secret, shown on creation and roll (the secret added to the literal, not spread into a
+ * copy: see createdStreamObject in streams.ts). */
+function createdWebhookObject(row: WebhookRow, signingSecret: string): CreatedWebhook {
+  const created: Webhook & { signingSecret?: string } = webhookObject(row);
+  created.signingSecret = signingSecret;
+  return created as CreatedWebhook;
+}
+
 export function deliveryObject(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
@@ -80,7 +88,7 @@ export async function createWebhook(
       status: 'active',
       createdAt: isoTime(context.clock),
     });
-    return { ...webhookObject(row), signingSecret };
+    return createdWebhookObject(row, signingSecret);
   });
 }
 
@@ -92,7 +100,7 @@ export async function listWebhooks(
   context: ServiceContext,
   query: NonNullable<ListWebhooksParameters['query']>,
 ): Promise<WebhookList> {
-  const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listWebhooks.limit'] });
+  const request = pageRequest(query, parameterDefaults['listWebhooks.limit']);
   return listEnvelope(
     await context.store.webhooks.list(context.accountId, request),
     request,
@@ -126,7 +134,7 @@ export async function rollWebhookSecret(context: ServiceContext, webhookId: stri
       previousSigningSecret: current.signingSecret,
       previousSecretExpiresAt: new Date(context.clock.now() + overlapMs).toISOString(),
     });
-    return { ...webhookObject(row ?? current), signingSecret };
+    return createdWebhookObject(row ?? current, signingSecret);
   });
 }
 
@@ -169,10 +177,7 @@ export async function listDeliveries(
   query: NonNullable<ListWebhookDeliveriesParameters['query']>,
 ): Promise<WebhookDeliveryList> {
   await requireWebhook(context, webhookId);
-  const request = pageRequest({
-    ...query,
-    limit: query.limit ?? parameterDefaults['listWebhookDeliveries.limit'],
-  });
+  const request = pageRequest(query, parameterDefaults['listWebhookDeliveries.limit']);
   const page = await context.store.deliveries.list(context.accountId, request, { webhookId });
   return listEnvelope(page, request, deliveryObject, (row) => row.id);
 }
