@@ -22,6 +22,11 @@ describe('public addresses', () => {
       'https://api.example.com/v2/reports/rpt_1%2F..%3Fx/feed',
     );
     expect(reportFeedUrl(urls, 'feeds/{reportId}', 'rpt_2')).toBe('https://api.example.com/v2/feeds/rpt_2');
+    // Values that need no encoding are used as they are; anything else is encoded as encodeURIComponent does.
+    for (const value of ['A-z.0_9~', 'a b', 'é', "(it's)!*", '%41', '😀'])
+      expect(reportFeedUrl(urls, 'feeds/{reportId}', value)).toBe(
+        `https://api.example.com/v2/feeds/${encodeURIComponent(value)}`,
+      );
     expect(reportFeedUrl(urls, '/reports/{reportId}/feed', 'rpt_3')).toBe(
       'https://api.example.com/v2/reports/rpt_3/feed',
     );

@@ -21,12 +21,20 @@ function join(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
+/** Characters `encodeURIComponent` leaves as they are: a value made only of them (every id of this service) is used as
+ * it is, which spares a page of 100 reports 100 encodings (issue 16). */
+const unreserved = /^[A-Za-z0-9._~-]*$/;
+
+function encoded(value: string): string {
+  return unreserved.test(value) ? value : encodeURIComponent(value);
+}
+
 /** Alternating text and parameter names (`split` with a capture group: odd indexes are names), values encoded. */
 function fillParts(parts: readonly string[], parameters: Record<string, string>): string {
   let url = '';
   for (let index = 0; index < parts.length; index += 1) {
     const part = parts[index] as string;
-    url += index % 2 === 0 ? part : encodeURIComponent(parameters[part] ?? '');
+    url += index % 2 === 0 ? part : encoded(parameters[part] ?? '');
   }
   return url;
 }
@@ -39,7 +47,7 @@ function compile(base: string, template: string): Filler {
   // One parameter (every template of this spec): two concatenations, no loop (a list page fills one per item).
   if (parts.length === 3) {
     const [head, name, tail] = parts as [string, string, string];
-    return (parameters) => head + encodeURIComponent(parameters[name] ?? '') + tail;
+    return (parameters) => head + encoded(parameters[name] ?? '') + tail;
   }
   return (parameters) => fillParts(parts, parameters);
 }

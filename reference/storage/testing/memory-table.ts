@@ -133,8 +133,6 @@ export class MemoryTable<Row extends { id: string }> {
 
 type Owned = { id: string; accountId: string };
 
-const matches = (row: object, filter: object) => matchesAll(row, Object.entries(filter));
-
 /** `filter`'s entries taken once for a whole listing, not once per row compared. */
 const matchesAll = (row: object, conditions: readonly [string, unknown][]) =>
   conditions.every(
@@ -148,6 +146,21 @@ const listOrder = <Row extends Listed>(left: Entry<Row>, right: Entry<Row>) =>
   (left.row.createdAt < right.row.createdAt ? -1 : left.row.createdAt > right.row.createdAt ? 1 : 0) ||
   left.seq - right.seq;
 
+/** The entry a cursor names (undefined: no cursor; null: not an item of this list, also of another scope). A function of
+ * its own, not a closure made per listing: every list request runs it. */
+function cursorEntry<Row extends Listed>(
+  table: MemoryTable<Row>,
+  accountId: string,
+  filter: object,
+  id: string | undefined,
+): Entry<Row> | null | undefined {
+  if (id === undefined) return undefined;
+  const entry = table.entries.get(id);
+  if (entry === undefined || entry.row.accountId !== accountId) return null;
+  const scope = Object.entries(filter).filter(([field]) => table.shape.cursorScope.includes(field));
+  return matchesAll(entry.row, scope) ? entry : null;
+}
+
 /** A page of an account's rows, newest first; the same rules as the SQL store's `listPage`. */
 function listPage<Row extends Listed>(
   table: MemoryTable<Row>,
@@ -155,17 +168,8 @@ function listPage<Row extends Listed>(
   page: PageRequest,
   filter: object,
 ): Page<Row> | null {
-  const scope = Object.fromEntries(
-    Object.entries(filter).filter(([field]) => table.shape.cursorScope.includes(field)),
-  );
-  const cursorEntry = (id: string | undefined) => {
-    if (id === undefined) return undefined;
-    const entry = table.entries.get(id);
-    return entry !== undefined && entry.row.accountId === accountId && matches(entry.row, scope)
-      ? entry
-      : null;
-  };
-  const [after, before] = [cursorEntry(page.after), cursorEntry(page.before)];
+  const after = cursorEntry(table, accountId, filter, page.after);
+  const before = cursorEntry(table, accountId, filter, page.before);
   if (after === null || before === null) return null;
   const chosen: Entry<Row>[] = [];
   const conditions = Object.entries(filter);
