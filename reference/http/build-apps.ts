@@ -17,7 +17,7 @@ import {
 import { frameworkErrors, refuseUnfitValues, sendRouteNotFound } from './input-guards.js';
 import { oauthHandlers, renderOAuthError } from './oauth-handlers.js';
 import { type DestinationStream, type LogLevel, loggerOptions, logRequests } from './request-log.js';
-import { corsForPublishableOperations, securityHeaders } from './response-headers.js';
+import { corsForPublishableOperations, securityHeaders, unframeableHtml } from './response-headers.js';
 
 /** The two HTTP faces of the service: the REST API at `{base_url}` and the authorization server at `{auth_url}`. */
 export interface ServiceApps {
@@ -99,6 +99,8 @@ export async function buildApps(
     operations: all.filter((route) => route.serverUrl === null).map((route) => route.operationId),
   });
   const auth = newApp(pathOf(dependencies.urls.authUrl), settings);
+  // Only the authorization server answers with HTML (the consent page).
+  unframeableHtml(auth);
   auth.addHook(
     'preValidation',
     redirectInvalidAuthorization(dependencies, pathOf(dependencies.urls.authUrl)),

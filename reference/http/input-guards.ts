@@ -3,6 +3,7 @@ import { requestIdHeader } from '../../generated/server/plugin.js';
 import { envelope } from '../../runtime/error-envelope.js';
 import { problem } from '../problems.js';
 import { newId } from '../services/ids.js';
+import { setSecurityHeaders } from './response-headers.js';
 
 /**
  * route_not_found for requests the operations' plugin never sees, so Fastify would answer with its own body: paths
@@ -12,7 +13,8 @@ import { newId } from '../services/ids.js';
 export function sendRouteNotFound(reply: FastifyReply, message: string): void {
   const requestId = newId('RequestId');
   const notFound = problem('route_not_found', message);
-  // The plugin's onRequest hook, which sets the header, does not run for these requests.
+  // The onRequest hooks, which set the request id and the security headers, do not run for these requests.
+  setSecurityHeaders(reply);
   void reply
     .code(notFound.status)
     .header(requestIdHeader, requestId)

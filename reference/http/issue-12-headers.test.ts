@@ -30,6 +30,18 @@ describe('security headers (issue 12, item 6)', () => {
       expect(reply.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('sets them also on answers no hook sees: a path the router refuses, a path outside the base path', async () => {
+    const { api } = fixture().apps;
+    // An undecodable percent-encoding never reaches a route or an onRequest hook (Fastify's frameworkErrors).
+    for (const url of ['/v2/streams/%E0%A4%A', '/outside-the-base-path']) {
+      const reply = await api.inject({ method: 'GET', url });
+      expect(reply.statusCode).toBe(404);
+      expect(reply.json().error.code).toBe('route_not_found');
+      expect(reply.headers['x-content-type-options']).toBe('nosniff');
+      expect(reply.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('forbids framing the consent page', async () => {
     const service = fixture();
     const page = await authCaller(service)('oauthAuthorize', { query: { client_id: 'unknown' } });
