@@ -59,13 +59,32 @@ export interface CapturedBodies {
   list: { data: Record<string, unknown>[] };
 }
 
+/**
+ * The five headers the reference adds to every counted answer (Request-Id, the two rate-limit fields, nosniff,
+ * no-store), with values of the same length: for diagnostics only (`bench/measure/rest-inject.ts`), to show how much of
+ * the gap is the response the spec asks for rather than the work behind it. The benchmark's ratios do not use them.
+ */
+const referenceHeaders = (): Record<string, string> => ({
+  'Request-Id': newId('RequestId'),
+  'RateLimit-Policy': '"per-key";q=500;w=60',
+  RateLimit: '"per-key";r=497;t=60',
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+});
+
 export async function bareServer(
   host: string,
   basePath: string,
   bodies: CapturedBodies,
   storage: BareStorage,
+  options: { withReferenceHeaders?: boolean } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
+  if (options.withReferenceHeaders === true)
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(referenceHeaders());
+      done();
+    });
   const sample = bodies.list.data[0];
   const reportUrlOf = (id: string) => String(sample?.reportUrl ?? '').replace(String(sample?.id), id);
   app.post(`${basePath}/streams`, async (request, reply) => {
