@@ -24,17 +24,29 @@ type Answer = { status: number; headers?: Record<string, string>; body?: unknown
 type Script = (request: Seen) => Answer;
 
 let server: Server;
+let origin: string;
+/**
+ * The server's origin under a path of the running test's own: a request that an earlier test gave up on (timed out,
+ * aborted) can still reach the server after the next test began on a loaded machine, and must not count there.
+ */
 let baseUrl: string;
+let testNumber = 0;
 let script: Script;
 let seen: Seen[];
 let delays: number[];
 
 async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const testPrefix = new URL(baseUrl).pathname;
+  const target = request.url ?? '/';
+  if (!target.startsWith(`${testPrefix}/`)) {
+    response.writeHead(410).end();
+    return;
+  }
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const entry = {
     method: request.method ?? '',
-    url: new URL(request.url ?? '/', baseUrl),
+    url: new URL(target.slice(testPrefix.length), origin),
     authorization: request.headers.authorization,
     body: Buffer.concat(chunks).toString('utf8'),
   };
@@ -63,7 +75,7 @@ beforeAll(async () => {
   server = createServer((request, response) => void answer(request, response));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
@@ -73,6 +85,8 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
+  testNumber += 1;
+  baseUrl = `${origin}/test-${testNumber}`;
   seen = [];
   delays = [];
 });

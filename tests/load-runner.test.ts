@@ -129,10 +129,13 @@ describe('npm run load', () => {
     const noRestOnBroker = await runLoad('rate-limit', '--target', 'mqtt://127.0.0.1:1');
     expect(noRestOnBroker.code).toBe(2);
     expect(noRestOnBroker.output).toMatch(/no REST API/);
+    // One driver thread per role: each thread loads the drivers through tsx, and one is enough to meet the refusal.
     const deadBroker = await runLoad(
       path.join(fixtures, 'ingest-impossible.yaml'),
       '--target',
       'mqtt://127.0.0.1:1',
+      '--workers',
+      '1',
     );
     expect(deadBroker.code).toBe(2);
     expect(deadBroker.output).toMatch(
