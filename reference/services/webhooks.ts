@@ -92,6 +92,7 @@ export async function listWebhooks(
   context: ServiceContext,
   query: NonNullable<ListWebhooksParameters['query']>,
 ): Promise<WebhookList> {
+  // Stryker disable next-line LogicalOperator,StringLiteral: equivalent, the generated query validation already fills in the spec's default limit
   const request = pageRequest({ ...query, limit: query.limit ?? parameterDefaults['listWebhooks.limit'] });
   return listEnvelope(
     await context.store.webhooks.list(context.accountId, request),
@@ -171,6 +172,7 @@ export async function listDeliveries(
   await requireWebhook(context, webhookId);
   const request = pageRequest({
     ...query,
+    // Stryker disable next-line LogicalOperator,StringLiteral: equivalent, the generated query validation already fills in the spec's default limit
     limit: query.limit ?? parameterDefaults['listWebhookDeliveries.limit'],
   });
   const page = await context.store.deliveries.list(context.accountId, request, { webhookId });
