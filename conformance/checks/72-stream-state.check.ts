@@ -10,8 +10,8 @@ import {
 import { type CheckContext, check, expectWith } from '../harness/check.js';
 import { type Exchange, send } from '../harness/probe.js';
 import { connectAs, createStream, deleteStream, getStream, waitUntil } from './support/data-plane.js';
-import { expectError, expectOperationResponse } from './support/rest-http.js';
-import { ResolvedSchema } from './support/rest-spec.js';
+import { expectError, expectListPage, expectOperationResponse } from './support/rest-http.js';
+import { limitBounds, ResolvedSchema } from './support/rest-spec.js';
 import { eventsAbout, objectOf, type ParsedDelivery, useReceiver } from './support/webhooks.js';
 
 const hooks = useReceiver();
@@ -24,6 +24,9 @@ interface WhileLive {
   sameIngestNewTitle: Exchange;
   deletion: Exchange;
   after: Exchange;
+  /** The stream list filtered by status live, then idle. */
+  listedLive: Exchange;
+  listedIdle: Exchange;
 }
 
 interface Session {
@@ -65,7 +68,10 @@ async function changesWhileLive(
   const deletion = await send('DELETE', `/streams/${stream.id}`, { server: 'api' });
   // Read without asserting: a target that deleted the stream fails this check alone, not the session's others.
   const after = await send('GET', `/streams/${stream.id}`, { server: 'api' });
-  return { otherQuality, otherFormat, sameIngestNewTitle, deletion, after };
+  const list = (status: string) =>
+    send('GET', '/streams', { query: { status, limit: limitBounds().maximum }, server: 'api' });
+  const [listedLive, listedIdle] = [await list('live'), await list('idle')];
+  return { otherQuality, otherFormat, sameIngestNewTitle, deletion, after, listedLive, listedIdle };
 }
 
 /** One device session (connect, disconnect) watched from REST and a webhook, shared by the checks below. */
@@ -205,6 +211,31 @@ describe('stream state', () => {
         'quality and format as they were, the stream still live',
         { live, after },
       );
+    },
+  );
+
+  check(
+    ['INF-OPENAPI-PATHS-STREAMS-GET-PARAMETERS-3'],
+    'status filters the stream list: a live stream is listed under live, not under idle',
+    async (context) => {
+      const { liveSeen, live, stream, whileLive } = await deviceSession(context);
+      expectWith(liveSeen, 'the stream live while connected', live);
+      for (const [exchange, status, listed] of [
+        [whileLive.listedLive, 'live', true],
+        [whileLive.listedIdle, 'idle', false],
+      ] as const) {
+        const page = expectListPage<{ id: string; status: string }>('listStreams', exchange);
+        expectWith(
+          page.data.every((item) => item.status === status),
+          `only ${status} streams`,
+          exchange,
+        );
+        expectWith(
+          page.data.some((item) => item.id === stream.id) === listed,
+          `the live stream ${listed ? '' : 'not '}listed under ${status}`,
+          exchange,
+        );
+      }
     },
   );
 });
