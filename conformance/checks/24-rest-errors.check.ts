@@ -200,15 +200,7 @@ describe('errors: 409 conflicts', () => {
     );
   }
 
-  restCheck(
-    ['INF-SCHEMAS-ERROR-CODE-ONEOF-STREAM_LIVE'],
-    'a live stream refuses deletion and quality or format changes: 409 stream_live',
-    async ({ skip }) => {
-      skip(
-        'a stream goes live only while a device is connected over MQTT; the REST API alone cannot make one live',
-      );
-    },
-  );
+  // 409 stream_live is judged by check 72: a stream goes live only while a device is connected over MQTT.
 });
 
 describe('errors: requests the API cannot take', () => {

@@ -142,11 +142,13 @@ describe('OAuth token endpoint', () => {
             ...(authorization === null ? {} : { authorization }),
           },
         });
-      expectOAuthError(
-        await exchange(null),
-        401,
-        'invalid_client',
-        'for a request with no client authentication',
+      const unauthenticated = await exchange(null);
+      expectOAuthError(unauthenticated, 401, 'invalid_client', 'for a request with no client authentication');
+      // The spec sends WWW-Authenticate "when the client tried HTTP Basic": a client that did not gets no challenge.
+      expectThat(
+        headerOf(unauthenticated, 'www-authenticate') === undefined,
+        'no WWW-Authenticate challenge for a client that did not try HTTP Basic',
+        unauthenticated,
       );
       expectOAuthError(
         await exchange(null, { client_id: clientId }),

@@ -100,6 +100,7 @@ export async function listWebhooks(
   context: ServiceContext,
   query: NonNullable<ListWebhooksParameters['query']>,
 ): Promise<WebhookList> {
+  // Stryker disable next-line StringLiteral: equivalent, the generated query validation already fills in the spec's default limit
   const request = pageRequest(query, parameterDefaults['listWebhooks.limit']);
   return listEnvelope(
     await context.store.webhooks.list(context.accountId, request),
@@ -177,6 +178,7 @@ export async function listDeliveries(
   query: NonNullable<ListWebhookDeliveriesParameters['query']>,
 ): Promise<WebhookDeliveryList> {
   await requireWebhook(context, webhookId);
+  // Stryker disable next-line StringLiteral: equivalent, the generated query validation already fills in the spec's default limit
   const request = pageRequest(query, parameterDefaults['listWebhookDeliveries.limit']);
   const page = await context.store.deliveries.list(context.accountId, request, { webhookId });
   return listEnvelope(page, request, deliveryObject, (row) => row.id);

@@ -3,6 +3,7 @@ import { errorCodes, errorTypes } from '../../../generated/types/errors.js';
 import { expectThat } from '../../harness/check.js';
 import type { Exchange } from '../../harness/probe.js';
 import type { Route } from './auth-operations.js';
+import { isErrorEnvelope } from './error-envelope.js';
 
 export type ErrorCode = keyof typeof errorCodes;
 
@@ -21,15 +22,24 @@ export function oauthErrorOf(exchange: Exchange): unknown {
   return fieldOf(exchange.response.body, 'error');
 }
 
-/** Status and code of the error catalogue's entry for `code` (the type is judged separately: see hasErrorType). */
+/**
+ * Status and code of the error catalogue's entry for `code`, in a body that is the whole error envelope (an answer
+ * with the right code and an empty message is not the documented error). The type is judged by hasErrorType.
+ */
 export function hasStatusAndCode(exchange: Exchange, code: ErrorCode): boolean {
-  return exchange.response.status === errorCodes[code].status && apiErrorOf(exchange).code === code;
+  return (
+    exchange.response.status === errorCodes[code].status &&
+    apiErrorOf(exchange).code === code &&
+    isErrorEnvelope(exchange.response.body)
+  );
 }
 
+/** Status and type of the catalogue's entry for `code`, in a body that is the whole error envelope. */
 export function hasErrorType(exchange: Exchange, code: ErrorCode): boolean {
   return (
     exchange.response.status === errorCodes[code].status &&
-    apiErrorOf(exchange).type === errorCodes[code].type
+    apiErrorOf(exchange).type === errorCodes[code].type &&
+    isErrorEnvelope(exchange.response.body)
   );
 }
 

@@ -7,6 +7,7 @@ import * as validators from '../../../generated/validators/index.js';
 import type { Validator } from '../../../runtime/validation-result.js';
 import { expectThat } from '../../harness/check.js';
 import { type Exchange, type SendOptions, send } from '../../harness/probe.js';
+import { errorEnvelopeVerdict } from './error-envelope.js';
 import { noteAnswer } from './rest-check.js';
 import { inferredCodeRequirement, judgesInferred } from './rest-requirements.js';
 
@@ -138,13 +139,8 @@ export function expectError(exchange: Exchange, expected: ExpectedError, operati
     );
   } else {
     // The document's envelope: type, code, message and requestId, all strings (the code list and id format are inferred).
-    const fields = errorFields(exchange.response.body);
-    expectThat(
-      ['type', 'code', 'message', 'requestId'].every((name) => typeof fields[name] === 'string') &&
-        (fields.param === undefined || typeof fields.param === 'string'),
-      'the error envelope { error: { type, code, message, param, requestId } } of strings',
-      exchange,
-    );
+    const verdict = errorEnvelopeVerdict(exchange.response.body);
+    expectThat(verdict.ok, `the error envelope (${verdict.ok ? '' : verdict.why})`, exchange);
   }
   const error = errorFields(exchange.response.body);
   expectThat(error.type === entry.type, `type ${entry.type}`, exchange);
