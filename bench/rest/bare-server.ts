@@ -1,9 +1,13 @@
 // The bare side of the REST benchmark: one Fastify route per endpoint doing the same Ajv validation as the generated
 // server, then the same storage work as the reference (or none, against the in-memory store), returning the JSON
 // the reference returned, with the new row's fields.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { requestIdHeader } from '../../generated/server/plugin.js';
+import { accountPlanMembers, apiPolicies } from '../../generated/types/facts.js';
 import { validateCreateStreamRequest } from '../../generated/validators/standalone.js';
 import { digest } from '../../reference/auth/secrets.js';
+import { setSecurityHeaders } from '../../reference/http/response-headers.js';
+import { type RateDecision, rateLimitHeaders } from '../../reference/rate-limiter.js';
 import { newId } from '../../reference/services/ids.js';
 import type { ReportRow, StreamRow } from '../../reference/storage/rows.js';
 import type { SqlExecutor } from '../../reference/storage/sql-executor.js';
@@ -59,18 +63,27 @@ export interface CapturedBodies {
   list: { data: Record<string, unknown>[] };
 }
 
+/** The paid plan's window with three requests taken, as the reference's rate-limit fields would state it. */
+const paidLimit = accountPlanMembers.paid.requestsPerMinute;
+const paidWindow: RateDecision = {
+  allowed: true,
+  limit: paidLimit,
+  remaining: paidLimit - 3,
+  windowSeconds: apiPolicies.rateLimit.windowSeconds,
+  resetSeconds: apiPolicies.rateLimit.windowSeconds,
+};
+
 /**
  * The five headers the reference adds to every counted answer (Request-Id, the two rate-limit fields, nosniff,
- * no-store), with values of the same length: for diagnostics only (`bench/measure/rest-inject.ts`), to show how much of
- * the gap is the response the spec asks for rather than the work behind it. The benchmark's ratios do not use them.
+ * no-store), built by the reference's own functions: for diagnostics only (`bench/measure/rest-inject.ts`), to show
+ * how much of the gap is the response the spec asks for rather than the work behind it. The benchmark's ratios do
+ * not use them.
  */
-const referenceHeaders = (): Record<string, string> => ({
-  'Request-Id': newId('RequestId'),
-  'RateLimit-Policy': '"per-key";q=500;w=60',
-  RateLimit: '"per-key";r=497;t=60',
-  'X-Content-Type-Options': 'nosniff',
-  'Cache-Control': 'no-store',
-});
+function addReferenceHeaders(reply: FastifyReply): void {
+  reply.header(requestIdHeader, newId('RequestId'));
+  reply.headers(rateLimitHeaders(paidWindow));
+  setSecurityHeaders(reply);
+}
 
 export async function bareServer(
   host: string,
@@ -82,7 +95,7 @@ export async function bareServer(
   const app = Fastify({ logger: false });
   if (options.withReferenceHeaders === true)
     app.addHook('onRequest', (_request, reply, done) => {
-      reply.headers(referenceHeaders());
+      addReferenceHeaders(reply);
       done();
     });
   const sample = bodies.list.data[0];
