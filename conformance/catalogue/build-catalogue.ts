@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { formatJsonPointer } from '../../runtime/json-pointer.js';
+import { readYamlFile } from '../../runtime/yaml-file.js';
 import type { Requirement } from './requirement.js';
 import { collectRules, isRuleSetKey } from './rules.js';
 import { surfaceOf } from './surface.js';
@@ -64,9 +64,7 @@ function collectInferred(
  * stable id.
  */
 export function buildCatalogue(specDirectory: string): Requirement[] {
-  const traceability = YAML.parse(
-    readFileSync(path.join(specDirectory, 'traceability.yaml'), 'utf8'),
-  ) as TraceabilityFile;
+  const traceability = readYamlFile(path.join(specDirectory, 'traceability.yaml')) as TraceabilityFile;
   const documented: Requirement[] = traceability.statements.map((statement) => ({
     id: statement.id,
     statement: statement.quote,
@@ -83,7 +81,7 @@ export function buildCatalogue(specDirectory: string): Requirement[] {
     ...readdirSync(path.join(specDirectory, 'schemas')).map((name) => `schemas/${name}`),
   ];
   for (const file of files.sort()) {
-    const document = YAML.parse(readFileSync(path.join(specDirectory, file), 'utf8')) as unknown;
+    const document = readYamlFile(path.join(specDirectory, file));
     collectInferred(document, file, [], [], inferred);
     collectRules(document, file, documentedPointers, rules);
   }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { fileURLToPath } from 'node:url';
+import { readYamlFile } from '../../runtime/yaml-file.js';
 
 /**
  * Facts of spec/openapi.yaml that the generated code does not carry (header patterns, the bounds of the shared
@@ -12,8 +12,8 @@ interface OpenApiComponents {
   };
 }
 
-const document = parse(
-  readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8'),
+const document = readYamlFile(
+  fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url)),
 ) as OpenApiComponents;
 
 /** The pattern of a response header component (`RateLimit`, `RateLimitPolicy`). */

@@ -1,8 +1,7 @@
 // Header rules read from spec/openapi.yaml at run time (generated code carries no header patterns), so the checks
 // judge WWW-Authenticate and the rate-limit fields by the spec's own patterns instead of restating them.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
+import { readYamlFile } from '../../../runtime/yaml-file.js';
 
 const specFile = path.resolve(import.meta.dirname, '../../../spec/openapi.yaml');
 let document: unknown = null;
@@ -17,7 +16,7 @@ function at(value: unknown, tokens: readonly string[]): unknown {
 }
 
 function openapi(): unknown {
-  document ??= YAML.parse(readFileSync(specFile, 'utf8')) as unknown;
+  document ??= readYamlFile(specFile);
   return document;
 }
 

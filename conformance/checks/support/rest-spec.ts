@@ -1,9 +1,8 @@
 // The spec read as data at run time (like the catalogue): the JSON Schemas of request bodies and the list parameters,
 // with local `$ref`s resolved, so negative cases and bounds are derived from the spec instead of restated.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { formatJsonPointer, parseJsonPointer } from '../../../runtime/json-pointer.js';
+import { readYamlFile } from '../../../runtime/yaml-file.js';
 
 const specDirectory = path.resolve(import.meta.dirname, '../../../spec');
 const documents = new Map<string, unknown>();
@@ -18,7 +17,7 @@ export function isObject(value: unknown): value is JsonObject {
 function specDocument(file: string): unknown {
   let document = documents.get(file);
   if (document === undefined) {
-    document = YAML.parse(readFileSync(path.join(specDirectory, file), 'utf8')) as unknown;
+    document = readYamlFile(path.join(specDirectory, file));
     documents.set(file, document);
   }
   return document;
