@@ -74,8 +74,37 @@ export class FixedWindowRateLimiter implements PeekableRateLimiter {
 /** The IETF RateLimit fields and Retry-After, in the syntax of the spec's RateLimitPolicy and RateLimit headers. */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   return {
-    'RateLimit-Policy': `"per-key";q=${decision.limit};w=${decision.windowSeconds}`,
+    'RateLimit-Policy': policyText(decision.limit, decision.windowSeconds),
     RateLimit: `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`,
     ...(decision.allowed ? {} : { 'Retry-After': String(decision.resetSeconds) }),
   };
+}
+
+/** The policy field's text by window and limit: the same few plans answer every request. */
+const policyTexts = new Map<number, Map<number, string>>();
+
+function policyText(limit: number, windowSeconds: number): string {
+  let byLimit = policyTexts.get(windowSeconds);
+  if (byLimit === undefined) {
+    byLimit = new Map();
+    policyTexts.set(windowSeconds, byLimit);
+  }
+  let text = byLimit.get(limit);
+  if (text === undefined) {
+    text = `"per-key";q=${limit};w=${windowSeconds}`;
+    byLimit.set(limit, text);
+  }
+  return text;
+}
+
+/**
+ * The fields of an admitted request, set one by one on the reply: no object of fields built and walked per request
+ * (`rateLimitHeaders` keeps the refusal's, which adds Retry-After).
+ */
+export function setRateLimitHeaders(
+  reply: { header(name: string, value: string): unknown },
+  decision: RateDecision,
+): void {
+  reply.header('RateLimit-Policy', policyText(decision.limit, decision.windowSeconds));
+  reply.header('RateLimit', `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`);
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { contentTypeCheck } from './fastify-body.js';
 import { type InputRules, validatedInput } from './fastify-input.js';
 import {
@@ -17,6 +17,18 @@ export interface OperationWiring<Auth> extends InputRules {
   authenticate: Authenticate<Auth>;
   requestIdOf: (reply: FastifyReply) => string;
   bodyLimit: number | null;
+}
+
+/**
+ * Where the authentication hook leaves its result for the handler: a property of the request under a symbol of its
+ * own, which no other code can name (a WeakMap keyed by request cost a hash entry per request and weak-reference work
+ * for the garbage collector; issue 16).
+ */
+const authSlot = Symbol('operation auth');
+type AuthenticatedRequest<Auth> = FastifyRequest & { [authSlot]?: Auth };
+
+function isPromise<Value>(value: Value | Promise<Value>): value is Promise<Value> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** The Content-Type of each status's reply, by whether the body is text: worked out once per route and status. */
@@ -74,10 +86,30 @@ function responseSchemas(route: OperationRoute): Record<string, object> {
  */
 export function operationRoute<Auth>(wiring: OperationWiring<Auth>): RouteOptions {
   const { route, catalogue, authenticate } = wiring;
-  const authByRequest = new WeakMap<FastifyRequest, Auth>();
-  const authenticateHook: onRequestAsyncHookHandler = async (request, reply) => {
+  const checkContentType = contentTypeCheck(route, catalogue);
+  // Authentication, then the content type, in one callback hook: one hook call per request instead of two, and no
+  // promise of its own when authentication answers synchronously (issue 16).
+  const authenticateHook: onRequestHookHandler = (request, reply, done) => {
     const { operationId, security } = route;
-    authByRequest.set(request, await authenticate({ request, reply, operationId, security }));
+    let outcome: Auth | Promise<Auth>;
+    try {
+      outcome = authenticate({ request, reply, operationId, security });
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (!isPromise(outcome)) {
+      (request as AuthenticatedRequest<Auth>)[authSlot] = outcome;
+      checkContentType.call(request.server, request, reply, done);
+      return;
+    }
+    outcome.then(
+      (auth) => {
+        (request as AuthenticatedRequest<Auth>)[authSlot] = auth;
+        checkContentType.call(request.server, request, reply, done);
+      },
+      (error: Error) => done(error),
+    );
   };
   return {
     method: route.method,
@@ -85,7 +117,7 @@ export function operationRoute<Auth>(wiring: OperationWiring<Auth>): RouteOption
     exposeHeadRoute: false,
     ...(wiring.bodyLimit === null ? {} : { bodyLimit: wiring.bodyLimit }),
     schema: { response: responseSchemas(route) },
-    onRequest: [...(route.security.length > 0 ? [authenticateHook] : []), contentTypeCheck(route, catalogue)],
+    onRequest: route.security.length > 0 ? authenticateHook : checkContentType,
     handler: async (request, reply) => {
       const valid = validatedInput(wiring, request);
       // A literal, not a spread of `valid` with fields added: V8 copies the latter far more slowly.
@@ -94,7 +126,7 @@ export function operationRoute<Auth>(wiring: OperationWiring<Auth>): RouteOption
         query: valid.query,
         headers: valid.headers,
         body: valid.body,
-        auth: authByRequest.get(request),
+        auth: (request as AuthenticatedRequest<Auth>)[authSlot],
         requestId: wiring.requestIdOf(reply),
         raw: request,
       };

@@ -1,4 +1,4 @@
-// npx tsx bench/measure/rest-inject.ts [rounds] (OPERATION=POST|GET) — the JavaScript side of a request alone: the
+// npx tsx bench/measure/rest-inject.ts [rounds] (OPERATION=POST|GET, SIDE=reference|bare) — the JavaScript side of a request alone: the
 // reference (in-memory store) and the bare route of the REST benchmark driven through Fastify's `inject()` in this
 // process, so no socket, no kernel and no load generator is counted. Sides alternate; each side's figure is the
 // minimum CPU per request over the rounds, which a shared machine's load inflates far less than a median (issue 16:
@@ -57,13 +57,18 @@ const bodies = {
   created: (await request(api, 'POST', '/streams', streamBody)).json(),
   list: (await request(api, 'GET', '/reports?limit=100')).json(),
 } as CapturedBodies;
-const sides: Record<string, FastifyInstance> = {
+const allSides: Record<string, FastifyInstance> = {
   reference: api,
   bare: await bareServer('127.0.0.1', basePath, bodies, noStorage(100)),
   'bare + reference headers': await bareServer('127.0.0.1', basePath, bodies, noStorage(100), {
     withReferenceHeaders: true,
   }),
 };
+// SIDE=reference (or bare) runs that side alone, for a CPU profile of it (`node --cpu-prof --import tsx`).
+const only = process.env.SIDE;
+const sides = Object.fromEntries(
+  Object.entries(allSides).filter(([name]) => only === undefined || name === only),
+);
 const expected = operation === 'POST' ? 201 : 200;
 async function round(app: FastifyInstance): Promise<number> {
   const before = process.cpuUsage();
@@ -86,7 +91,7 @@ try {
       if (index > 0) best.set(name, Math.min(best.get(name) ?? Number.POSITIVE_INFINITY, perRequest));
     }
 } finally {
-  for (const app of [...Object.values(sides), auth]) await app.close();
+  for (const app of [...Object.values(allSides), auth]) await app.close();
   await service.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -12,10 +12,12 @@ type Filler = (parameters: Record<string, string>) => string;
 /**
  * A list page builds a URL per item: each base and template pair is compiled once into its text and parameter names,
  * the base joined to the template's leading text, so a URL costs no regular expression and no template parsing.
+ * Kept by base, then template: both are long-lived strings whose hashes V8 keeps, where a key joined from them per call
+ * was a new string to hash every time (issue 16).
  */
-const fillers = new Map<string, Filler>();
+const fillers = new Map<string, Map<string, Filler>>();
 /** A deployment has a handful of bases; tests start many services, so the map is emptied rather than grown forever. */
-const maxFillers = 256;
+const maxBases = 256;
 
 function join(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
@@ -42,13 +44,17 @@ function compile(base: string, template: string): Filler {
 
 /** The compiled filler of `base` and `template`. */
 function fillerOf(base: string, template: string): Filler {
-  const key = `${base}\n${template}`;
-  let filler = fillers.get(key);
-  if (filler === undefined) {
+  let byTemplate = fillers.get(base);
+  if (byTemplate === undefined) {
     // Stryker disable next-line all: equivalent through the API, a bound on memory that one deployment's few bases never reach
-    if (fillers.size >= maxFillers) fillers.clear();
+    if (fillers.size >= maxBases) fillers.clear();
+    byTemplate = new Map();
+    fillers.set(base, byTemplate);
+  }
+  let filler = byTemplate.get(template);
+  if (filler === undefined) {
     filler = compile(base, template);
-    fillers.set(key, filler);
+    byTemplate.set(template, filler);
   }
   return filler;
 }
