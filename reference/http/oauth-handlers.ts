@@ -100,8 +100,8 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
         if (!(error instanceof OAuthError)) throw error;
         // A wrong secret, code or refresh token is a guess: it counts against the address.
         await countAddress(dependencies.addressLimit, raw);
-        const challenge = error.challenge;
         if (error.status !== 401) return { status: 400, body: error.toBody() };
+        const challenge = error.challenge;
         return challenge === undefined
           ? { status: 401, body: error.toBody() }
           : { status: 401, body: error.toBody(), headers: { 'WWW-Authenticate': challenge } };
