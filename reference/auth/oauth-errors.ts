@@ -33,3 +33,14 @@ export class OAuthError extends Error {
     return { error: this.error, error_description: this.description };
   }
 }
+
+/**
+ * RFC 6749 appendix A.5: an error_description is printable ASCII without `"` and `\`. Messages that quote what the
+ * client sent (a validation message, the grant_type) keep their sense with single quotes.
+ */
+export function rfc6749Description(text: string): string {
+  return text
+    .replaceAll('"', "'")
+    .replaceAll('\\', '/')
+    .replace(/[^\x20-\x7E]/g, '?');
+}

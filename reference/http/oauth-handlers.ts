@@ -9,7 +9,7 @@ import {
   redirectWith,
 } from '../auth/authorization-requests.js';
 import { clientCredentials } from '../auth/client-authentication.js';
-import { OAuthError } from '../auth/oauth-errors.js';
+import { OAuthError, rfc6749Description } from '../auth/oauth-errors.js';
 import { exchangeAuthorizationCode, refreshAccessToken } from '../auth/oauth-grants.js';
 import { digest } from '../auth/secrets.js';
 import { addressRefusalMessage, addressRefused, countAddress } from './address-limit.js';
@@ -131,7 +131,13 @@ export const renderOAuthError: RenderError = ({ problem, operationId, request })
   if (grantType !== undefined && !known) {
     const supported = Object.keys(grantTypes).join(' or ');
     const description = `grant_type ${JSON.stringify(grantType)} is not supported; use ${supported}.`;
-    return { status: 400, body: { error: 'unsupported_grant_type', error_description: description } };
+    return {
+      status: 400,
+      body: { error: 'unsupported_grant_type', error_description: rfc6749Description(description) },
+    };
   }
-  return { status: 400, body: { error: 'invalid_request', error_description: problem.message } };
+  return {
+    status: 400,
+    body: { error: 'invalid_request', error_description: rfc6749Description(problem.message) },
+  };
 };
