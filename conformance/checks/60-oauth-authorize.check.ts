@@ -8,6 +8,7 @@ import {
   authorize,
   authorizeRequest,
   consentRequest,
+  describedAsRfc6749Allows,
   exchangeCode,
   expectOAuthError,
   formMeans,
@@ -34,12 +35,18 @@ function isErrorPage(exchange: Exchange): boolean {
   );
 }
 
-/** No code for the client: an error page, or a redirect to the client carrying `error` and no `code`. */
+/**
+ * No code for the client: an error page, or a redirect to the client carrying `error` and no `code` (its
+ * error_description, if any, text RFC 6749 allows).
+ */
 function refusedWithoutCode(exchange: Exchange, means: OAuthMeans): boolean {
   if (isErrorPage(exchange)) return true;
   const redirect = redirectOf(exchange, means);
   return (
-    redirect.toClient && redirect.parameters.get('error') !== null && redirect.parameters.get('code') === null
+    redirect.toClient &&
+    redirect.parameters.get('error') !== null &&
+    redirect.parameters.get('code') === null &&
+    describedAsRfc6749Allows(redirect.parameters.get('error_description') ?? undefined)
   );
 }
 
