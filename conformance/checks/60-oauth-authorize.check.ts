@@ -125,7 +125,7 @@ describe('OAuth authorization request', () => {
 
   check(
     ['AUTH-OAUTH-AUTHORIZE'],
-    'a request the authorization server cannot honour gets no code: response_type other than code, no scope (PKCE plain has its own check)',
+    'a request the authorization server cannot honour gets no code: response_type other than code, no scope, an unknown scope (PKCE plain has its own check)',
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
@@ -137,6 +137,11 @@ describe('OAuth authorization request', () => {
           'for response_type=token',
         ],
         [{ scope: '' }, 'invalid_scope', 'for an empty scope'],
+        [
+          { scope: `${accountScope} conformance:unknown` },
+          'invalid_scope',
+          'for a scope the spec does not name',
+        ],
       ];
       for (const [parameters, rfcError, when] of refusals) {
         const exchange = await attempt(means, parameters);
