@@ -8,6 +8,7 @@ import {
   authorize,
   authorizeRequest,
   consentRequest,
+  describedAsRfc6749Allows,
   exchangeCode,
   expectOAuthError,
   formMeans,
@@ -21,6 +22,7 @@ import {
   unregisteredRedirectUri,
 } from './support/auth-oauth.js';
 import { oauthScheme, scopesOf } from './support/auth-operations.js';
+import { judgesInferred } from './support/rest-requirements.js';
 
 /** The scope of GET /account: the flows ask for it, so the token can prove whom it acts for. */
 const accountScope = (scopesOf(routes.getAccount, oauthScheme) ?? []).join(' ');
@@ -34,12 +36,21 @@ function isErrorPage(exchange: Exchange): boolean {
   );
 }
 
-/** No code for the client: an error page, or a redirect to the client carrying `error` and no `code`. */
-function refusedWithoutCode(exchange: Exchange, means: OAuthMeans): boolean {
+/**
+ * No code for the client: an error page, or a redirect to the client carrying `error` and no `code`. Under the full
+ * profile a redirect's `error` is `rfcError`, RFC 6749 section 4.1.2.1's code for the case, and its
+ * error_description, if any, text RFC 6749 allows.
+ */
+function refusedWithoutCode(exchange: Exchange, means: OAuthMeans, rfcError: string): boolean {
   if (isErrorPage(exchange)) return true;
   const redirect = redirectOf(exchange, means);
+  const error = redirect.parameters.get('error');
   return (
-    redirect.toClient && redirect.parameters.get('error') !== null && redirect.parameters.get('code') === null
+    redirect.toClient &&
+    error !== null &&
+    (!judgesInferred() || error === rfcError) &&
+    redirect.parameters.get('code') === null &&
+    describedAsRfc6749Allows(redirect.parameters.get('error_description') ?? undefined)
   );
 }
 
@@ -105,8 +116,8 @@ describe('OAuth authorization request', () => {
       if (typeof means === 'string') return skip(means);
       const exchange = await attempt(means, { scope: accountScope, state: null });
       expectThat(
-        refusedWithoutCode(exchange, means),
-        'a 400 page, or a 302 to redirect_uri with error and no code',
+        refusedWithoutCode(exchange, means, 'invalid_request'),
+        'a 400 page, or a 302 to redirect_uri with error=invalid_request and no code',
         exchange,
       );
     },
@@ -114,19 +125,29 @@ describe('OAuth authorization request', () => {
 
   check(
     ['AUTH-OAUTH-AUTHORIZE'],
-    'a request the authorization server cannot honour gets no code: response_type other than code, no scope (PKCE plain has its own check)',
+    'a request the authorization server cannot honour gets no code: response_type other than code, no scope, an unknown scope (PKCE plain has its own check)',
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
-      const refusals: [AuthorizationParameters, string][] = [
-        [{ scope: accountScope, responseType: 'token' }, 'for response_type=token'],
-        [{ scope: '' }, 'for an empty scope'],
+      // RFC 6749 section 4.1.2.1 names the error; section 3.3: a request without scope fails as invalid_scope.
+      const refusals: [AuthorizationParameters, string, string][] = [
+        [
+          { scope: accountScope, responseType: 'token' },
+          'unsupported_response_type',
+          'for response_type=token',
+        ],
+        [{ scope: '' }, 'invalid_scope', 'for an empty scope'],
+        [
+          { scope: `${accountScope} conformance:unknown` },
+          'invalid_scope',
+          'for a scope the spec does not name',
+        ],
       ];
-      for (const [parameters, when] of refusals) {
+      for (const [parameters, rfcError, when] of refusals) {
         const exchange = await attempt(means, parameters);
         expectThat(
-          refusedWithoutCode(exchange, means),
-          `a 400 page, or a 302 to redirect_uri with error and no code, ${when}`,
+          refusedWithoutCode(exchange, means, rfcError),
+          `a 400 page, or a 302 to redirect_uri with error=${rfcError} and no code, ${when}`,
           exchange,
         );
       }
@@ -234,9 +255,10 @@ describe('OAuth authorization request (inferred details)', () => {
         challenge: verifier,
         challengeMethod: 'plain',
       });
+      // RFC 7636 section 4.4.1: a transformation the server does not support is invalid_request.
       expectThat(
-        refusedWithoutCode(exchange, means),
-        'a 400 page, or a 302 to redirect_uri with error and no code',
+        refusedWithoutCode(exchange, means, 'invalid_request'),
+        'a 400 page, or a 302 to redirect_uri with error=invalid_request and no code',
         exchange,
       );
     },

@@ -21,14 +21,26 @@ export class OAuthError extends Error {
     return this.error === 'invalid_client' ? 401 : 400;
   }
 
-  /** RFC 6749 section 5.2: a client that tried the Authorization header gets a challenge of the scheme it used. */
+  /**
+   * RFC 6749 section 5.2: a client that tried the Authorization header gets a challenge of the scheme it used. Sent
+   * with a 401 only: the token endpoint reads it after the status.
+   */
   get challenge(): string | undefined {
-    return this.status === 401 && this.clientMethod === 'client_secret_basic'
-      ? 'Basic realm="oauth", charset="UTF-8"'
-      : undefined;
+    return this.clientMethod === 'client_secret_basic' ? 'Basic realm="oauth", charset="UTF-8"' : undefined;
   }
 
   toBody(): { error: OAuthError['error']; error_description: string } {
     return { error: this.error, error_description: this.description };
   }
+}
+
+/**
+ * RFC 6749 appendix A.5: an error_description is printable ASCII without `"` and `\`. Messages that quote what the
+ * client sent (a validation message, the grant_type) keep their sense with single quotes.
+ */
+export function rfc6749Description(text: string): string {
+  return text
+    .replaceAll('"', "'")
+    .replaceAll('\\', '/')
+    .replace(/[^\x20-\x7E]/g, '?');
 }

@@ -2,6 +2,7 @@ import type { preValidationAsyncHookHandler } from 'fastify';
 import { routes } from '../../generated/server/routes.js';
 import { validateOauthAuthorizeQuery } from '../../generated/validators/index.js';
 import { checkAuthorizationRequest, redirectWith } from '../auth/authorization-requests.js';
+import { rfc6749Description } from '../auth/oauth-errors.js';
 import type { ServiceDependencies } from './dependencies.js';
 
 /**
@@ -32,7 +33,7 @@ export function redirectInvalidAuthorization(
         ? check.location
         : redirectWith(query.redirect_uri, {
             error: 'invalid_request',
-            error_description: validation.error.message,
+            error_description: rfc6749Description(validation.error.message),
             ...state,
           });
     return reply.code(302).header('Location', location).send();

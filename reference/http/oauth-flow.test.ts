@@ -237,7 +237,7 @@ describe('token endpoint', () => {
     const reply = await exchange(setup, await approvedCode(setup), { grant_type: 'password' });
     expect(reply.body).toEqual({
       error: 'unsupported_grant_type',
-      error_description: 'grant_type "password" is not supported; use authorization_code or refresh_token.',
+      error_description: "grant_type 'password' is not supported; use authorization_code or refresh_token.",
     });
   });
 

@@ -9,7 +9,7 @@ import {
   redirectWith,
 } from '../auth/authorization-requests.js';
 import { clientCredentials } from '../auth/client-authentication.js';
-import { OAuthError } from '../auth/oauth-errors.js';
+import { OAuthError, rfc6749Description } from '../auth/oauth-errors.js';
 import { exchangeAuthorizationCode, refreshAccessToken } from '../auth/oauth-grants.js';
 import { digest } from '../auth/secrets.js';
 import { addressRefusalMessage, addressRefused, countAddress } from './address-limit.js';
@@ -100,8 +100,8 @@ export function oauthHandlers(dependencies: ServiceDependencies): OAuthHandlers 
         if (!(error instanceof OAuthError)) throw error;
         // A wrong secret, code or refresh token is a guess: it counts against the address.
         await countAddress(dependencies.addressLimit, raw);
-        const challenge = error.challenge;
         if (error.status !== 401) return { status: 400, body: error.toBody() };
+        const challenge = error.challenge;
         return challenge === undefined
           ? { status: 401, body: error.toBody() }
           : { status: 401, body: error.toBody(), headers: { 'WWW-Authenticate': challenge } };
@@ -131,7 +131,13 @@ export const renderOAuthError: RenderError = ({ problem, operationId, request })
   if (grantType !== undefined && !known) {
     const supported = Object.keys(grantTypes).join(' or ');
     const description = `grant_type ${JSON.stringify(grantType)} is not supported; use ${supported}.`;
-    return { status: 400, body: { error: 'unsupported_grant_type', error_description: description } };
+    return {
+      status: 400,
+      body: { error: 'unsupported_grant_type', error_description: rfc6749Description(description) },
+    };
   }
-  return { status: 400, body: { error: 'invalid_request', error_description: problem.message } };
+  return {
+    status: 400,
+    body: { error: 'invalid_request', error_description: rfc6749Description(problem.message) },
+  };
 };

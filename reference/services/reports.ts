@@ -62,11 +62,7 @@ export async function listReports(
 ): Promise<ReportList> {
   // Stryker disable next-line StringLiteral: equivalent, the generated query validation already fills in the spec's default limit
   const request = pageRequest(query, parameterDefaults['listReports.limit']);
-  const page = await context.store.reports.list(
-    context.accountId,
-    request,
-    query.status === undefined ? {} : { status: query.status },
-  );
+  const page = await context.store.reports.list(context.accountId, request, { status: query.status });
   const urlOf = reportFeedUrls(context.urls, context.feedPathTemplate);
   // The envelope and each item are literals of exactly the schema's fields, in its order: JSON.stringify writes them.
   return wireShaped(

@@ -99,8 +99,7 @@ export async function listStreams(
 ): Promise<StreamList> {
   // Stryker disable next-line StringLiteral: equivalent, the generated query validation already fills in the spec's default limit
   const request = pageRequest(query, parameterDefaults['listStreams.limit']);
-  const filter = query.status === undefined ? {} : { status: query.status };
-  const page = await context.store.streams.list(context.accountId, request, filter);
+  const page = await context.store.streams.list(context.accountId, request, { status: query.status });
   return listEnvelope(
     page,
     request,

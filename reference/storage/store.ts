@@ -52,6 +52,11 @@ export interface ResourceTable<
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
+/** A list's status filter as the query gave it: undefined lists every status. */
+export interface StatusFilter {
+  status?: string | undefined;
+}
+
 /** What a dispatcher asks of `deliveries.claim`; times on the service clock. */
 export interface ClaimRequest {
   now: string;
@@ -88,7 +93,7 @@ export interface Store {
     listForAccount(accountId: string): Promise<ApiKeyRow[]>;
     revoke(id: string, revokedAt: string): Promise<ApiKeyRow | null>;
   };
-  streams: ResourceTable<StreamRow, { status?: string }> & {
+  streams: ResourceTable<StreamRow, StatusFilter> & {
     /** Any account: the MQTT broker looks a stream up by its id alone. */
     getById(id: string): Promise<StreamRow | null>;
     /** idle → live with `startedAt`, atomically; `null` when the stream is absent or not idle (another node has it). */
@@ -101,7 +106,7 @@ export interface Store {
     resetSubscriberCounts(): Promise<number>;
   };
   /** `recordCount` is counted on read, never stored. Deleting a report deletes its records. */
-  reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, { status?: string }> & {
+  reports: ResourceTable<Omit<ReportRow, 'recordCount'> & { recordCount?: number }, StatusFilter> & {
     /** Any account: a report's feed is public at its reportUrl. */
     getById(id: string): Promise<(Omit<ReportRow, 'recordCount'> & { recordCount?: number }) | null>;
   };

@@ -7,7 +7,7 @@ import { isErrorEnvelope } from './error-envelope.js';
 
 export type ErrorCode = keyof typeof errorCodes;
 
-function fieldOf(value: unknown, name: string): unknown {
+export function fieldOf(value: unknown, name: string): unknown {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
 }
 

@@ -7,8 +7,9 @@ import { validateOAuthError, validateOauthTokenResponse200 } from '../../../gene
 import { expectThat } from '../../harness/check.js';
 import { type Exchange, send } from '../../harness/probe.js';
 import { currentTarget } from '../../harness/target.js';
-import { oauthErrorOf } from './auth-evidence.js';
+import { fieldOf, oauthErrorOf } from './auth-evidence.js';
 import { spareSecretKey } from './auth-keys.js';
+import { judgesInferred } from './rest-requirements.js';
 
 export interface OAuthMeans {
   client: { clientId: string; clientSecret: string; redirectUri: string };
@@ -227,7 +228,22 @@ export async function obtainTokens(means: OAuthMeans, scope: string): Promise<To
   return tokensOf(await exchangeCode(means, granted));
 }
 
-/** An RFC 6749 error body of the token endpoint with this status and `error` (401 for invalid_client, RFC 6749 5.2). */
+/** RFC 6749 appendix A.5: an error_description is one or more printable ASCII characters other than `"` and `\`. */
+const errorDescriptionText = /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/**
+ * Whether an error_description, when there is one, is text RFC 6749 allows (appendix A.5; not judged under the
+ * documented profile: the token endpoint's error bodies are the spec's inference).
+ */
+export function describedAsRfc6749Allows(description: unknown): boolean {
+  if (!judgesInferred() || description === undefined) return true;
+  return typeof description === 'string' && errorDescriptionText.test(description);
+}
+
+/**
+ * An RFC 6749 error body of the token endpoint with this status and `error` (401 for invalid_client, RFC 6749 5.2),
+ * its error_description, if any, not empty.
+ */
 export function expectOAuthError(
   exchange: Exchange,
   status: number,
@@ -235,9 +251,10 @@ export function expectOAuthError(
   when: string,
 ): void {
   const verdict = validateOAuthError(exchange.response.body);
+  const described = describedAsRfc6749Allows(fieldOf(exchange.response.body, 'error_description'));
   expectThat(
-    exchange.response.status === status && verdict.ok && oauthErrorOf(exchange) === error,
-    `${status} with an RFC 6749 body ${JSON.stringify({ error })} ${when}${verdict.ok ? '' : ` (${verdict.error.message})`}`,
+    exchange.response.status === status && verdict.ok && oauthErrorOf(exchange) === error && described,
+    `${status} with an RFC 6749 body ${JSON.stringify({ error })} ${when}${verdict.ok ? '' : ` (${verdict.error.message})`}${described ? '' : ' and an error_description of one or more characters RFC 6749 appendix A.5 allows'}`,
     exchange,
   );
 }

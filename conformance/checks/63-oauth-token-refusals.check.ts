@@ -1,0 +1,85 @@
+// Token requests the token endpoint must refuse that check 61 does not send (issue 13, found by the mutation score
+// of reference/auth/oauth-grants.ts): a client_id no client has, a refresh token never issued, and a code_verifier
+// for a code whose authorization request had no code_challenge (a PKCE downgrade). A few uncredentialed requests:
+// each counts against the suite's address budget.
+import { describe } from 'vitest';
+import { routes } from '../../generated/server/routes.js';
+import { check, expectThat } from '../harness/check.js';
+import {
+  authorize,
+  expectOAuthError,
+  type OAuthMeans,
+  oauthMeans,
+  obtainTokens,
+  pkcePair,
+  redirectOf,
+  refreshTokens,
+  tokenRequest,
+} from './support/auth-oauth.js';
+import { oauthScheme, scopesOf } from './support/auth-operations.js';
+
+const accountScope = (scopesOf(routes.getAccount, oauthScheme) ?? []).join(' ');
+
+/** A code from the documented flow, without PKCE. */
+async function codeWithoutChallenge(means: OAuthMeans): Promise<string> {
+  const exchange = await authorize(means, { scope: accountScope });
+  const code = redirectOf(exchange, means).parameters.get('code');
+  expectThat(code !== null, '302 to redirect_uri with a code', exchange);
+  return code;
+}
+
+describe('OAuth token endpoint: refusals', () => {
+  check(
+    ['AUTH-OAUTH-EXCHANGE', 'INF-SCHEMAS-OAUTH-ERROR'],
+    'a client_id that names no client is 401 invalid_client, whatever secret comes with it',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const exchange = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: await codeWithoutChallenge(means),
+        redirect_uri: means.client.redirectUri,
+        client_id: `${means.client.clientId}-conformance-unknown`,
+        client_secret: means.client.clientSecret,
+      });
+      expectOAuthError(exchange, 401, 'invalid_client', 'for an unknown client_id');
+    },
+  );
+
+  check(
+    ['AUTH-OAUTH-REFRESH', 'INF-SCHEMAS-OAUTH-ERROR'],
+    'a refresh token the server never issued is 400 invalid_grant',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      // Shaped like one the target issues: an issued token with its last characters changed.
+      const { refresh_token: issued } = await obtainTokens(means, accountScope);
+      const tail = issued.slice(-4);
+      const madeUp = `${issued.slice(0, -4)}${tail === 'zzzz' ? 'yyyy' : 'zzzz'}`;
+      expectOAuthError(
+        await refreshTokens(means, madeUp),
+        400,
+        'invalid_grant',
+        'for a made-up refresh token',
+      );
+    },
+  );
+
+  check(
+    ['INF-SCHEMAS-TOKEN-REQUEST-ONEOF-0-PROPERTIES-CODE_VERIFIER', 'INF-SCHEMAS-OAUTH-ERROR'],
+    'a code_verifier for a code whose authorization request had no code_challenge is 400 invalid_grant (a PKCE downgrade)',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const exchange = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: await codeWithoutChallenge(means),
+        redirect_uri: means.client.redirectUri,
+        client_id: means.client.clientId,
+        client_secret: means.client.clientSecret,
+        code_verifier: pkcePair().verifier,
+      });
+      expectOAuthError(exchange, 400, 'invalid_grant', 'for a code_verifier the code was not issued for');
+    },
+  );
+});
