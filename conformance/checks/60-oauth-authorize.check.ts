@@ -37,11 +37,17 @@ function isErrorPage(exchange: Exchange): boolean {
 }
 
 /**
- * No code for the client: an error page, or a redirect to the client carrying `error` and no `code`. Under the full
- * profile a redirect's `error` is `rfcError`, RFC 6749 section 4.1.2.1's code for the case, and its
- * error_description, if any, text RFC 6749 allows.
+ * No code for the client: an error page, or a redirect to the client carrying `error` and no `code`, and the `state`
+ * the request sent exactly as sent (none when it sent none; RFC 6749 section 4.1.2.1). Under the full profile a
+ * redirect's `error` is `rfcError`, that section's code for the case, and its error_description, if any, text RFC 6749
+ * allows.
  */
-function refusedWithoutCode(exchange: Exchange, means: OAuthMeans, rfcError: string): boolean {
+function refusedWithoutCode(
+  exchange: Exchange,
+  means: OAuthMeans,
+  rfcError: string,
+  sentState: string | null,
+): boolean {
   if (isErrorPage(exchange)) return true;
   const redirect = redirectOf(exchange, means);
   const error = redirect.parameters.get('error');
@@ -50,6 +56,7 @@ function refusedWithoutCode(exchange: Exchange, means: OAuthMeans, rfcError: str
     error !== null &&
     (!judgesInferred() || error === rfcError) &&
     redirect.parameters.get('code') === null &&
+    redirect.parameters.get('state') === sentState &&
     describedAsRfc6749Allows(redirect.parameters.get('error_description') ?? undefined)
   );
 }
@@ -116,7 +123,7 @@ describe('OAuth authorization request', () => {
       if (typeof means === 'string') return skip(means);
       const exchange = await attempt(means, { scope: accountScope, state: null });
       expectThat(
-        refusedWithoutCode(exchange, means, 'invalid_request'),
+        refusedWithoutCode(exchange, means, 'invalid_request', null),
         'a 400 page, or a 302 to redirect_uri with error=invalid_request and no code',
         exchange,
       );
@@ -144,10 +151,11 @@ describe('OAuth authorization request', () => {
         ],
       ];
       for (const [parameters, rfcError, when] of refusals) {
-        const exchange = await attempt(means, parameters);
+        const state = freshState();
+        const exchange = await attempt(means, { ...parameters, state });
         expectThat(
-          refusedWithoutCode(exchange, means, rfcError),
-          `a 400 page, or a 302 to redirect_uri with error=${rfcError} and no code, ${when}`,
+          refusedWithoutCode(exchange, means, rfcError, state),
+          `a 400 page, or a 302 to redirect_uri with error=${rfcError}, the state as sent and no code, ${when}`,
           exchange,
         );
       }
@@ -250,15 +258,17 @@ describe('OAuth authorization request (inferred details)', () => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
       const { verifier } = pkcePair();
+      const state = freshState();
       const exchange = await attempt(means, {
         scope: accountScope,
+        state,
         challenge: verifier,
         challengeMethod: 'plain',
       });
       // RFC 7636 section 4.4.1: a transformation the server does not support is invalid_request.
       expectThat(
-        refusedWithoutCode(exchange, means, 'invalid_request'),
-        'a 400 page, or a 302 to redirect_uri with error=invalid_request and no code',
+        refusedWithoutCode(exchange, means, 'invalid_request', state),
+        'a 400 page, or a 302 to redirect_uri with error=invalid_request, the state as sent and no code',
         exchange,
       );
     },
