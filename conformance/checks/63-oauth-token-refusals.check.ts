@@ -28,6 +28,18 @@ async function codeWithoutChallenge(means: OAuthMeans): Promise<string> {
   return code;
 }
 
+/** A code issued without code_challenge, exchanged by the target's client with `changes` to the form. */
+async function exchangeCodeWithoutChallenge(means: OAuthMeans, changes: Record<string, string>) {
+  return tokenRequest({
+    grant_type: 'authorization_code',
+    code: await codeWithoutChallenge(means),
+    redirect_uri: means.client.redirectUri,
+    client_id: means.client.clientId,
+    client_secret: means.client.clientSecret,
+    ...changes,
+  });
+}
+
 describe('OAuth token endpoint: refusals', () => {
   check(
     ['AUTH-OAUTH-EXCHANGE', 'INF-SCHEMAS-OAUTH-ERROR'],
@@ -35,12 +47,8 @@ describe('OAuth token endpoint: refusals', () => {
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
-      const exchange = await tokenRequest({
-        grant_type: 'authorization_code',
-        code: await codeWithoutChallenge(means),
-        redirect_uri: means.client.redirectUri,
+      const exchange = await exchangeCodeWithoutChallenge(means, {
         client_id: `${means.client.clientId}-conformance-unknown`,
-        client_secret: means.client.clientSecret,
       });
       expectOAuthError(exchange, 401, 'invalid_client', 'for an unknown client_id');
     },
@@ -71,14 +79,7 @@ describe('OAuth token endpoint: refusals', () => {
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
-      const exchange = await tokenRequest({
-        grant_type: 'authorization_code',
-        code: await codeWithoutChallenge(means),
-        redirect_uri: means.client.redirectUri,
-        client_id: means.client.clientId,
-        client_secret: means.client.clientSecret,
-        code_verifier: pkcePair().verifier,
-      });
+      const exchange = await exchangeCodeWithoutChallenge(means, { code_verifier: pkcePair().verifier });
       expectOAuthError(exchange, 400, 'invalid_grant', 'for a code_verifier the code was not issued for');
     },
   );
