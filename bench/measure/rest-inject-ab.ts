@@ -6,9 +6,15 @@
 //   mkdir -p .tmp/base && git archive <commit> | tar -x -C .tmp/base && ln -s ../../node_modules .tmp/base/node_modules
 // Prints min, first quartile and median CPU per request of each side.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { loadavg } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import {
+  cpuPerRequest,
+  createListedReports,
+  type InjectRequest,
+  injector,
+  loadAverageLine,
+  operationFromEnvironment,
+} from './inject-driver.js';
 
 type Start = typeof import('../../reference/index.js')['start'];
 type BuildApps = typeof import('../../reference/http/build-apps.js')['buildApps'];
@@ -18,36 +24,13 @@ type CreateMemoryStore =
 
 const rounds = Number(process.argv[2] ?? 12);
 const requestsPerRound = 2000;
-const operation = process.env.OPERATION === 'GET' ? 'GET' : 'POST';
+const operation = operationFromEnvironment();
 const repository = path.join(import.meta.dirname, '..', '..');
 const trees = { before: path.resolve(process.env.BASE ?? '.tmp/base'), after: repository };
-const streamBody = JSON.stringify({
-  title: 'Pump 7 vibration',
-  quality: 'high',
-  format: 'json',
-  metadata: { site: 'plant-3' },
-});
 
 interface Side {
-  app: FastifyInstance;
-  keys: string[];
-  basePath: string;
-  sent: number;
+  request: InjectRequest;
   stop: () => Promise<void>;
-}
-
-function request(side: Side, method: 'GET' | 'POST', url: string, payload?: string) {
-  // Fresh keys, each used for 64 requests: the plan's rate window never refuses one.
-  const key = side.keys[Math.floor(side.sent++ / 64) % side.keys.length];
-  return side.app.inject({
-    method,
-    url: `${side.basePath}${url}`,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(payload === undefined ? {} : { payload }),
-  });
 }
 
 async function startSide(tree: string): Promise<Side> {
@@ -77,10 +60,7 @@ async function startSide(tree: string): Promise<Side> {
   }
   const { api, auth } = await buildApps(service.dependencies);
   const side: Side = {
-    app: api,
-    keys,
-    basePath: new URL(service.urls.baseUrl).pathname.replace(/\/+$/, ''),
-    sent: 0,
+    request: injector(api, new URL(service.urls.baseUrl).pathname.replace(/\/+$/, ''), keys),
     stop: async () => {
       await api.close();
       await auth.close();
@@ -88,23 +68,8 @@ async function startSide(tree: string): Promise<Side> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-  for (let index = 0; index < 100; index += 1)
-    await request(side, 'POST', '/reports', JSON.stringify({ title: `Bench report ${index + 1}` }));
+  await createListedReports(side.request);
   return side;
-}
-
-async function round(side: Side): Promise<number> {
-  const expected = operation === 'POST' ? 201 : 200;
-  const before = process.cpuUsage();
-  for (let index = 0; index < requestsPerRound; index += 1) {
-    const reply =
-      operation === 'POST'
-        ? await request(side, 'POST', '/streams', streamBody)
-        : await request(side, 'GET', '/reports?limit=100');
-    if (reply.statusCode !== expected) throw new Error(`${reply.statusCode}: ${reply.body}`);
-  }
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / requestsPerRound;
 }
 
 const sides = { before: await startSide(trees.before), after: await startSide(trees.after) };
@@ -114,7 +79,7 @@ try {
   for (let index = 0; index <= rounds; index += 1) {
     const order = index % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
     for (const name of order) {
-      const perRequest = await round(sides[name]);
+      const perRequest = await cpuPerRequest(sides[name].request, operation, requestsPerRound);
       if (index > 0) figures[name]?.push(perRequest);
     }
   }
@@ -128,8 +93,4 @@ for (const [name, values] of Object.entries(figures)) {
     `${operation} ${name.padEnd(6)} min ${at(0)} µs, first quartile ${at(0.25)}, median ${at(0.5)} (CPU per request, ${rounds} rounds)`,
   );
 }
-console.log(
-  `load average at the end: ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+console.log(loadAverageLine());

@@ -7,7 +7,6 @@
 // costs about as much as a small request (light-my-request builds the response object and copies its headers), so
 // compare differences, not ratios.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApps } from '../../reference/http/build-apps.js';
@@ -15,10 +14,18 @@ import { start } from '../../reference/index.js';
 import { createApiKey } from '../../reference/seed.js';
 import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
 import { bareServer, type CapturedBodies, noStorage } from '../rest/bare-server.js';
+import {
+  cpuPerRequest,
+  createListedReports,
+  injector,
+  loadAverageLine,
+  operationFromEnvironment,
+  streamBody,
+} from './inject-driver.js';
 
 const rounds = Number(process.argv[2] ?? 12);
 const requestsPerRound = 2000;
-const operation = process.env.OPERATION === 'GET' ? 'GET' : 'POST';
+const operation = operationFromEnvironment();
 const root = path.join(import.meta.dirname, '..', '..', '.tmp');
 await mkdir(root, { recursive: true });
 const dataDir = await mkdtemp(path.join(root, 'rest-inject-'));
@@ -26,7 +33,6 @@ const service = await start({ dataDir, host: '127.0.0.1', store: createMemorySto
 const paid = service.seeded?.accounts.paid;
 if (paid === undefined) throw new Error('no paid account');
 const basePath = new URL(service.urls.baseUrl).pathname.replace(/\/+$/, '');
-// Fresh keys, each used for 64 requests: the plan's rate window never refuses one.
 const keys: string[] = [];
 for (let index = 0; index < 400; index += 1)
   keys.push(
@@ -34,28 +40,11 @@ for (let index = 0; index < 400; index += 1)
       .key,
   );
 const { api, auth } = await buildApps(service.dependencies);
-let sent = 0;
-const request = (app: FastifyInstance, method: 'GET' | 'POST', url: string, payload?: string) =>
-  app.inject({
-    method,
-    url: `${basePath}${url}`,
-    headers: {
-      authorization: `Bearer ${keys[Math.floor(sent++ / 64) % keys.length]}`,
-      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(payload === undefined ? {} : { payload }),
-  });
-const streamBody = JSON.stringify({
-  title: 'Pump 7 vibration',
-  quality: 'high',
-  format: 'json',
-  metadata: { site: 'plant-3' },
-});
-for (let index = 0; index < 100; index += 1)
-  await request(api, 'POST', '/reports', JSON.stringify({ title: `Bench report ${index + 1}` }));
+const referenceRequest = injector(api, basePath, keys);
+await createListedReports(referenceRequest);
 const bodies = {
-  created: (await request(api, 'POST', '/streams', streamBody)).json(),
-  list: (await request(api, 'GET', '/reports?limit=100')).json(),
+  created: (await referenceRequest('POST', '/streams', streamBody)).json(),
+  list: (await referenceRequest('GET', '/reports?limit=100')).json(),
 } as CapturedBodies;
 const allSides: Record<string, FastifyInstance> = {
   reference: api,
@@ -69,25 +58,14 @@ const only = process.env.SIDE;
 const sides = Object.fromEntries(
   Object.entries(allSides).filter(([name]) => only === undefined || name === only),
 );
-const expected = operation === 'POST' ? 201 : 200;
-async function round(app: FastifyInstance): Promise<number> {
-  const before = process.cpuUsage();
-  for (let index = 0; index < requestsPerRound; index += 1) {
-    const reply =
-      operation === 'POST'
-        ? await request(app, 'POST', '/streams', streamBody)
-        : await request(app, 'GET', '/reports?limit=100');
-    if (reply.statusCode !== expected) throw new Error(`${reply.statusCode}: ${reply.body}`);
-  }
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / requestsPerRound;
-}
+// The bare routes ignore the key; each side keeps its own turn through the keys.
+const requests = new Map(Object.entries(sides).map(([name, app]) => [name, injector(app, basePath, keys)]));
 const best = new Map<string, number>();
 try {
   // The first round warms every side up and is not counted.
   for (let index = 0; index <= rounds; index += 1)
-    for (const [name, app] of Object.entries(sides)) {
-      const perRequest = await round(app);
+    for (const [name, request] of requests) {
+      const perRequest = await cpuPerRequest(request, operation, requestsPerRound);
       if (index > 0) best.set(name, Math.min(best.get(name) ?? Number.POSITIVE_INFINITY, perRequest));
     }
 } finally {
@@ -100,8 +78,4 @@ for (const [name, value] of best)
   console.log(
     `${operation} ${name.padEnd(26)} ${value.toFixed(1).padStart(7)} µs CPU per request (min of ${rounds}), ${(value - bare).toFixed(1).padStart(6)} µs over bare`,
   );
-console.log(
-  `load average at the end: ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+console.log(loadAverageLine());
