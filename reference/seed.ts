@@ -93,10 +93,20 @@ async function insertClient(
   return clientId;
 }
 
+/** Clients besides the first, for a conformance run: codes and tokens must not pass from one client to another. */
+export interface MoreOAuthClients {
+  /** A second confidential client, with a redirect URI of its own. */
+  second: CreatedClient;
+  /** A public client (no secret: PKCE), with a redirect URI of its own. */
+  public: { clientId: string; redirectUris: string[] };
+}
+
 /** What a first start prints: one account per plan, and an OAuth client of the free account for local testing. */
 export interface SeededCredentials {
   accounts: Record<Plan, CreatedAccount>;
   oauthClient: CreatedClient;
+  /** The second confidential and the public client, when asked for. */
+  moreOAuthClients: MoreOAuthClients | null;
   /** More secret keys of the last plan's account (each has its own rate window), when asked for. */
   extraSecretKeys: string[];
   /** A secret key of the first plan's account, already revoked, when asked for. */
@@ -107,6 +117,14 @@ export interface SeededCredentials {
 export interface SeedExtras {
   extraSecretKeys?: number;
   revokedKey?: boolean;
+  moreOAuthClients?: boolean;
+}
+
+/** The first client's redirect URI with a last path segment of its own (`…/callback` → `…/callback-second`). */
+function redirectUriOf(first: string, suffix: string): string {
+  const url = new URL(first);
+  url.pathname = `${url.pathname.replace(/\/$/, '')}-${suffix}`;
+  return url.toString();
 }
 
 export async function seedIfEmpty(
@@ -133,5 +151,16 @@ export async function seedIfEmpty(
     await store.apiKeys.revoke(revoked.id, isoTime(clock));
     revokedKey = revoked.key;
   }
-  return { accounts, oauthClient, extraSecretKeys, revokedKey };
+  const moreOAuthClients =
+    extras.moreOAuthClients === true
+      ? {
+          second: await createOAuthClient(store, clock, first, 'Second test client', [
+            redirectUriOf(redirectUri, 'second'),
+          ]),
+          public: await createPublicOAuthClient(store, clock, first, 'Public test client', [
+            redirectUriOf(redirectUri, 'public'),
+          ]),
+        }
+      : null;
+  return { accounts, oauthClient, moreOAuthClients, extraSecretKeys, revokedKey };
 }

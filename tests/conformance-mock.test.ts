@@ -38,6 +38,8 @@ function mockTarget(url: string): TargetDescription {
       revoked: wellFormedKey('sk', 'R'),
     },
     oauth: { clientId: 'cl_mock', clientSecret: 'cs_mock', redirectUri: 'http://127.0.0.1/oauth/callback' },
+    oauthSecondClient: null,
+    oauthPublicClient: null,
     autoApproveConsent: false,
     paidAccountId: null,
   };

@@ -22,6 +22,7 @@ import {
   unregisteredRedirectUri,
 } from './support/auth-oauth.js';
 import { oauthScheme, scopesOf } from './support/auth-operations.js';
+import { publicClientMeans, secondClientMeans } from './support/oauth-clients.js';
 import { judgesInferred } from './support/rest-requirements.js';
 
 /** The scope of GET /account: the flows ask for it, so the token can prove whom it acts for. */
@@ -111,6 +112,34 @@ describe('OAuth authorization request', () => {
         isErrorPage(unregistered),
         'a 400 text/html page without Location for a redirect_uri that is not registered exactly',
         unregistered,
+      );
+      // A redirect URI registered, but for another client (run when the target names a second client).
+      const second = secondClientMeans();
+      if (typeof second === 'string') return;
+      const othersUri = await authorizeRequest(second, {
+        scope: accountScope,
+        redirectUri: means.client.redirectUri,
+      });
+      expectThat(
+        isErrorPage(othersUri),
+        'a 400 text/html page without Location for the redirect_uri of another client',
+        othersUri,
+      );
+    },
+  );
+
+  check(
+    ['INF-OPENAPI-PATHS-OAUTH-AUTHORIZE-GET-PARAMETERS-5'],
+    'a public client gets no code without code_challenge (RFC 9700 section 2.1.1: PKCE is required of public clients)',
+    async ({ skip }) => {
+      const publicClient = publicClientMeans();
+      if (typeof publicClient === 'string') return skip(publicClient);
+      const state = freshState();
+      const exchange = await attempt(publicClient, { scope: accountScope, state });
+      expectThat(
+        refusedWithoutCode(exchange, publicClient, 'invalid_request', state),
+        'a 400 page, or a 302 to redirect_uri with error=invalid_request, the state and no code',
+        exchange,
       );
     },
   );

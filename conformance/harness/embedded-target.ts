@@ -1,8 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { type RunningService, type StartOptions, start } from '../../reference/index.js';
+import {
+  type RunningService,
+  type SeededCredentials,
+  type StartOptions,
+  start,
+} from '../../reference/index.js';
 import type { Profile } from '../catalogue/requirement.js';
-import type { FastClockTarget, TargetDescription } from './target.js';
+import type { FastClockTarget, OAuthClientInput, TargetDescription } from './target.js';
 
 /**
  * The clock of the fast reference: 3600× runs the 10 h 36 min retry schedule in about 11 s, and a subscriber token
@@ -67,6 +72,29 @@ export function fastClockOf(reference: EmbeddedReference): FastClockTarget {
   };
 }
 
+function clientInput(client: SeededCredentials['oauthClient']): OAuthClientInput {
+  return {
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    redirectUri: client.redirectUris[0] ?? '',
+  };
+}
+
+/** The OAuth clients a reference seeded, as a target names them. */
+export function embeddedOAuthClients(
+  seeded: SeededCredentials,
+): Pick<TargetDescription, 'oauth' | 'oauthSecondClient' | 'oauthPublicClient'> {
+  const more = seeded.moreOAuthClients;
+  return {
+    oauth: clientInput(seeded.oauthClient),
+    oauthSecondClient: more === null ? null : clientInput(more.second),
+    oauthPublicClient:
+      more === null
+        ? null
+        : { clientId: more.public.clientId, redirectUri: more.public.redirectUris[0] ?? '' },
+  };
+}
+
 /** The target description of an embedded main reference (wall clock) beside a fast-clock one. */
 export function embeddedTarget(
   main: RunningService,
@@ -97,11 +125,7 @@ export function embeddedTarget(
       publishable: paid.keys.publishable.key,
       revoked: seeded.revokedKey,
     },
-    oauth: {
-      clientId: seeded.oauthClient.clientId,
-      clientSecret: seeded.oauthClient.clientSecret,
-      redirectUri: seeded.oauthClient.redirectUris[0] ?? '',
-    },
+    ...embeddedOAuthClients(seeded),
     autoApproveConsent: true,
     paidAccountId: paid.accountId,
   };

@@ -34,6 +34,27 @@ export const inputs = [
   ['oauth-client-secret', 'TELEMETRY_OAUTH_CLIENT_SECRET', '...its secret...'],
   ['oauth-redirect-uri', 'TELEMETRY_OAUTH_REDIRECT_URI', '...and one of its registered redirect URIs.'],
   [
+    'oauth-second-client-id',
+    'TELEMETRY_OAUTH_SECOND_CLIENT_ID',
+    'A second confidential client (codes and tokens must not pass between clients)...',
+  ],
+  ['oauth-second-client-secret', 'TELEMETRY_OAUTH_SECOND_CLIENT_SECRET', '...its secret...'],
+  [
+    'oauth-second-redirect-uri',
+    'TELEMETRY_OAUTH_SECOND_REDIRECT_URI',
+    '...and one of its redirect URIs, not registered for the first client.',
+  ],
+  [
+    'oauth-public-client-id',
+    'TELEMETRY_OAUTH_PUBLIC_CLIENT_ID',
+    'A public client (no secret, PKCE), if the deployment registers them...',
+  ],
+  [
+    'oauth-public-redirect-uri',
+    'TELEMETRY_OAUTH_PUBLIC_REDIRECT_URI',
+    '...and one of its redirect URIs, not registered for the first client.',
+  ],
+  [
     'webhook-public-url',
     'TELEMETRY_WEBHOOK_PUBLIC_URL',
     "A URL at which the deployment reaches the suite's webhook receiver (webhook checks skip without it).",

@@ -56,6 +56,41 @@ describe('resolveTarget for a deployment', () => {
     await resolved.release();
   });
 
+  it('names a second and a public OAuth client only when each is given whole', async () => {
+    const both = await resolveTarget(
+      {
+        'base-url': `${origin}/v2`,
+        'paid-key': 'paid',
+        'oauth-second-client-id': 'second',
+        'oauth-second-client-secret': 'second-secret',
+        'oauth-second-redirect-uri': 'http://127.0.0.1/second',
+        'oauth-public-client-id': 'public',
+        'oauth-public-redirect-uri': 'http://127.0.0.1/public',
+      },
+      root,
+    );
+    expect(both.target).toMatchObject({
+      oauth: null,
+      oauthSecondClient: {
+        clientId: 'second',
+        clientSecret: 'second-secret',
+        redirectUri: 'http://127.0.0.1/second',
+      },
+      oauthPublicClient: { clientId: 'public', redirectUri: 'http://127.0.0.1/public' },
+    });
+    const partial = await resolveTarget(
+      {
+        'base-url': `${origin}/v2`,
+        'paid-key': 'paid',
+        'oauth-second-client-id': 'second',
+        'oauth-second-redirect-uri': 'http://127.0.0.1/second',
+        'oauth-public-client-id': 'public',
+      },
+      root,
+    );
+    expect(partial.target).toMatchObject({ oauthSecondClient: null, oauthPublicClient: null });
+  });
+
   it("takes the data-plane inputs: time scale, --slow, the receiver at the public URL's port", async () => {
     const resolved = await resolveTarget(
       {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import { hostAndPort, InputError, type InputValues, isOn, numberOf, profileOf } from './inputs.js';
-import type { TargetDescription } from './target.js';
+import type { OAuthClientInput, TargetDescription } from './target.js';
 
 export interface ResolvedTarget {
   target: TargetDescription;
@@ -42,7 +42,10 @@ async function embedded(values: InputValues, root: string, twins: EmbeddedTwins)
   const logs = embeddedLogOptions(isOn(values, 'verbose'));
   // Started together: most of a start is the embedded database's set-up, which waits on nothing the others hold.
   const starts = await Promise.allSettled([
-    startEmbedded(root, { seedExtras: { extraSecretKeys: 12, revokedKey: true }, ...logs }),
+    startEmbedded(root, {
+      seedExtras: { extraSecretKeys: 12, revokedKey: true, moreOAuthClients: true },
+      ...logs,
+    }),
     twins.fastClock ? startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs }) : null,
     twins.dataPlane ? startEmbedded(root, { seedExtras: { extraSecretKeys: 4 }, ...logs }) : null,
   ]);
@@ -136,6 +139,15 @@ function urlOf(values: InputValues, name: 'mqtt-url' | 'ws-url', schemes: string
   return text;
 }
 
+/** A confidential client from its three inputs; null unless all three are given. */
+function clientOf(
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+  redirectUri: string | undefined,
+): OAuthClientInput | null {
+  return clientId && clientSecret && redirectUri ? { clientId, clientSecret, redirectUri } : null;
+}
+
 export async function resolveTarget(
   values: InputValues,
   root: string,
@@ -155,14 +167,18 @@ export async function resolveTarget(
       '--paid-key (TELEMETRY_PAID_SECRET_KEY) is needed with --base-url: most checks use it',
     );
   await reachable(baseUrl.toString(), ca);
-  const oauth =
-    values['oauth-client-id'] && values['oauth-client-secret'] && values['oauth-redirect-uri']
-      ? {
-          clientId: values['oauth-client-id'],
-          clientSecret: values['oauth-client-secret'],
-          redirectUri: values['oauth-redirect-uri'],
-        }
-      : null;
+  const oauth = clientOf(
+    values['oauth-client-id'],
+    values['oauth-client-secret'],
+    values['oauth-redirect-uri'],
+  );
+  const oauthSecondClient = clientOf(
+    values['oauth-second-client-id'],
+    values['oauth-second-client-secret'],
+    values['oauth-second-redirect-uri'],
+  );
+  const publicId = values['oauth-public-client-id'];
+  const publicRedirect = values['oauth-public-redirect-uri'];
   return {
     target: {
       embedded: false,
@@ -185,6 +201,9 @@ export async function resolveTarget(
         revoked: values['revoked-key'] ?? null,
       },
       oauth,
+      oauthSecondClient,
+      oauthPublicClient:
+        publicId && publicRedirect ? { clientId: publicId, redirectUri: publicRedirect } : null,
       autoApproveConsent: false,
       paidAccountId: null,
     },

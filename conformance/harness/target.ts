@@ -33,11 +33,22 @@ export interface TargetDescription {
     publishable: string | null;
     revoked: string | null;
   };
-  oauth: { clientId: string; clientSecret: string; redirectUri: string } | null;
+  oauth: OAuthClientInput | null;
+  /** A second confidential client of the deployment: codes and refresh tokens must not pass between clients. */
+  oauthSecondClient: OAuthClientInput | null;
+  /** A public client of the deployment (no secret; PKCE), when it registers such clients. */
+  oauthPublicClient: { clientId: string; redirectUri: string } | null;
   /** The embedded reference grants consent at GET /oauth/authorize for a login_hint account. */
   autoApproveConsent: boolean;
   /** The paid key's account id, for auto-approved consent. */
   paidAccountId: string | null;
+}
+
+/** An OAuth client the suite may act as: its id, its secret and one of its registered redirect URIs. */
+export interface OAuthClientInput {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
 }
 
 /** A target on a fast clock: its URLs and one paid secret key. */

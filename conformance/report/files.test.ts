@@ -30,6 +30,12 @@ const target: TargetDescription = {
     revoked: null,
   },
   oauth: { clientId: 'cl_x', clientSecret: 'cs_SECRETSECRET', redirectUri: 'http://127.0.0.1/cb' },
+  oauthSecondClient: {
+    clientId: 'cl_y',
+    clientSecret: 'cs_SECRETSECOND',
+    redirectUri: 'http://127.0.0.1/cb2',
+  },
+  oauthPublicClient: { clientId: 'cl_SECRETPUBLIC', redirectUri: 'http://127.0.0.1/cb3' },
   autoApproveConsent: false,
   paidAccountId: null,
 };
@@ -93,7 +99,13 @@ describe('writeReports', () => {
     const report = JSON.parse(text) as {
       totals: unknown;
       requirements: Array<{ requirement: { id: string }; status: string }>;
-      target: { keys: Record<string, string>; oauth: unknown; baseUrl: string };
+      target: {
+        keys: Record<string, string>;
+        oauth: unknown;
+        oauthSecondClient: unknown;
+        oauthPublicClient: unknown;
+        baseUrl: string;
+      };
     };
     expect(report.totals).toEqual(totals);
     expect(report.requirements.map((row) => [row.requirement.id, row.status])).toEqual(
@@ -107,6 +119,8 @@ describe('writeReports', () => {
       '(given)',
     ]);
     expect(report.target.oauth).toBe('(given)');
+    expect(report.target.oauthSecondClient).toBe('(given)');
+    expect(report.target.oauthPublicClient).toBe('(given)');
     expect(report.target.baseUrl).toBe(target.baseUrl);
   });
 

@@ -37,6 +37,8 @@ export async function writeReports(
     ...target,
     keys: Object.fromEntries(Object.keys(target.keys).map((name) => [name, '(given)'])),
     oauth: target.oauth === null ? null : '(given)',
+    oauthSecondClient: target.oauthSecondClient === null ? null : '(given)',
+    oauthPublicClient: target.oauthPublicClient === null ? null : '(given)',
   };
   const files: Array<[string, string]> = [
     ['report.json', `${JSON.stringify({ target: safeTarget, totals, requirements: rows }, null, 2)}\n`],

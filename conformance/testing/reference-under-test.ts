@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type RunningService, start } from '../../reference/index.js';
 import type { Profile } from '../catalogue/requirement.js';
-import { embeddedLogOptions } from '../harness/embedded-target.js';
+import { embeddedLogOptions, embeddedOAuthClients } from '../harness/embedded-target.js';
 import type { TargetDescription } from '../harness/target.js';
 
 /** Secret keys per run: one stands in as the paid key, the rest feed the run's key pool (as the embedded default). */
@@ -43,7 +43,7 @@ export async function startReference(root: string, runs: number): Promise<Refere
     autoApproveConsent: true,
     // The broken variants create webhooks at loopback receivers, as the embedded default does.
     allowPrivateWebhookTargets: true,
-    seedExtras: { extraSecretKeys: keysPerRun * runs, revokedKey: true },
+    seedExtras: { extraSecretKeys: keysPerRun * runs, revokedKey: true, moreOAuthClients: true },
     ...embeddedLogOptions(false),
   });
   const seeded = service.seeded;
@@ -89,11 +89,7 @@ export async function startReference(root: string, runs: number): Promise<Refere
           publishable: credentials.publishable,
           revoked: credentials.revoked,
         },
-        oauth: {
-          clientId: seeded.oauthClient.clientId,
-          clientSecret: seeded.oauthClient.clientSecret,
-          redirectUri: seeded.oauthClient.redirectUris[0] ?? '',
-        },
+        ...embeddedOAuthClients(seeded),
         autoApproveConsent: true,
         paidAccountId: paid.accountId,
       };
