@@ -11,7 +11,7 @@ import { CheckCollector } from './report/collector.js';
  * (the retry schedule, the header time limit) from the run's length. Against a deployment everything is one lane,
  * since their webhooks would count against the account's limit that another check fills.
  */
-const besideLane = ['25-rest-framing', '56-time-scale', '82-webhook-retries'];
+const besideLane = ['25-rest-framing', '56-time-scale', '57-oauth-lifetimes', '82-webhook-retries'];
 
 /** The data-plane check files (MQTT, live feed, recording, webhook deliveries): numbered 70 to 89. */
 export const dataPlaneFile = (file: string) => /^[78]\d-/.test(path.basename(file));

@@ -65,9 +65,12 @@ export function fastClockOf(reference: EmbeddedReference): FastClockTarget {
   if (seeded === null) throw new Error('the fast-clock reference did not seed credentials');
   return {
     baseUrl: reference.service.urls.baseUrl,
+    authUrl: reference.service.urls.authUrl,
     mqttUrl: reference.service.urls.mqttBroker,
     wsUrl: reference.service.urls.wsUrl,
     paidSecret: seeded.accounts.paid.keys.secret.key,
+    paidAccountId: seeded.accounts.paid.accountId,
+    oauth: clientInput(seeded.oauthClient),
     timeScale: embeddedFastTimeScale,
   };
 }

@@ -12,6 +12,12 @@ export interface Exchange {
   response: { status: number; headers: Record<string, string>; body: unknown; text: string };
 }
 
+/**
+ * `api` is `{base_url}`, `auth` is `{auth_url}`, `fast` the fast-clock twin's `{base_url}` (with its key by default),
+ * `fast-auth` the fast-clock twin's `{auth_url}`.
+ */
+export type Server = 'api' | 'auth' | 'fast' | 'fast-auth';
+
 export interface SendOptions {
   /** `pool` (default) takes a paid secret key from the pool; null sends no Authorization; a string is sent as is. */
   key?: string | null | 'pool';
@@ -20,8 +26,8 @@ export interface SendOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   query?: Record<string, string | number>;
-  /** `api` (default) is `{base_url}`, `auth` is `{auth_url}`, `fast` the fast-clock twin's `{base_url}` (its key). */
-  server?: 'api' | 'auth' | 'fast';
+  /** Where the request goes (`api` by default). */
+  server?: Server;
   /** Follow redirects? Never by default: a 302 is evidence. */
 }
 
@@ -117,9 +123,11 @@ async function budgetedAnswer(
 
 export async function send(method: string, path: string, options: SendOptions = {}): Promise<Exchange> {
   const target = currentTarget();
-  const fast = options.server === 'fast' ? target.fastClock : null;
+  const fast = options.server === 'fast' || options.server === 'fast-auth' ? target.fastClock : null;
   const base =
-    fast?.baseUrl ?? (options.server === 'auth' ? (target.authUrl ?? target.baseUrl) : target.baseUrl);
+    options.server === 'fast-auth'
+      ? (fast?.authUrl ?? fast?.baseUrl ?? target.baseUrl)
+      : (fast?.baseUrl ?? (options.server === 'auth' ? (target.authUrl ?? target.baseUrl) : target.baseUrl));
   const url = new URL(`${base.replace(/\/+$/, '')}${path}`);
   for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
   const pooled = options.key === undefined || options.key === 'pool';

@@ -51,12 +51,16 @@ export interface OAuthClientInput {
   redirectUri: string;
 }
 
-/** A target on a fast clock: its URLs and one paid secret key. */
+/** A target on a fast clock: its URLs, one paid secret key, and its OAuth client (consent granted by login_hint). */
 export interface FastClockTarget {
   baseUrl: string;
+  authUrl: string | null;
   mqttUrl: string | null;
   wsUrl: string | null;
   paidSecret: string;
+  /** The paid key's account, whose consent the fast reference grants at GET for a login_hint. */
+  paidAccountId: string;
+  oauth: OAuthClientInput | null;
   timeScale: number;
 }
 

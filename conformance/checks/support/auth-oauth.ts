@@ -5,7 +5,7 @@ import { routes } from '../../../generated/server/routes.js';
 import type { OAuthError } from '../../../generated/types/schemas.js';
 import { validateOAuthError, validateOauthTokenResponse200 } from '../../../generated/validators/index.js';
 import { expectThat } from '../../harness/check.js';
-import { type Exchange, send } from '../../harness/probe.js';
+import { type Exchange, type Server, send } from '../../harness/probe.js';
 import { currentTarget } from '../../harness/target.js';
 import { fieldOf, oauthErrorOf } from './auth-evidence.js';
 import { spareSecretKey } from './auth-keys.js';
@@ -15,6 +15,8 @@ export interface OAuthMeans {
   client: { clientId: string; clientSecret: string; redirectUri: string };
   /** `login-hint`: the target grants at GET for the hinted account; `form`: consent is POSTed with `consentKey`. */
   consent: { kind: 'login-hint'; accountId: string } | { kind: 'form'; consentKey: string };
+  /** Where the flow's requests go: the target's `{auth_url}` by default, or the fast-clock twin's. */
+  authServer?: Server;
 }
 
 /** What the target gives for the flow, or the reason it gives too little (for `skip`). */
@@ -91,10 +93,10 @@ export function authorizationFields(
   return fields;
 }
 
-function formOptions(fields: Record<string, string>) {
+function formOptions(fields: Record<string, string>, server: Server) {
   return {
     key: null,
-    server: 'auth' as const,
+    server,
     rawBody: new URLSearchParams(fields).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   };
@@ -107,7 +109,11 @@ export async function authorizeRequest(
 ): Promise<Exchange> {
   const query = authorizationFields(means, parameters);
   if (means.consent.kind === 'login-hint') query.login_hint = means.consent.accountId;
-  return send(routes.oauthAuthorize.method, routes.oauthAuthorize.url, { key: null, server: 'auth', query });
+  return send(routes.oauthAuthorize.method, routes.oauthAuthorize.url, {
+    key: null,
+    server: means.authServer ?? 'auth',
+    query,
+  });
 }
 
 /** POST /oauth/authorize: the consent form, repeating the request, with a decision and the owner's secret key. */
@@ -119,7 +125,11 @@ export async function consentRequest(
 ): Promise<Exchange> {
   const key = apiKey ?? (means.consent.kind === 'form' ? means.consent.consentKey : '');
   const fields = { ...authorizationFields(means, parameters), decision, api_key: key };
-  return send(routes.oauthConsent.method, routes.oauthConsent.url, formOptions(fields));
+  return send(
+    routes.oauthConsent.method,
+    routes.oauthConsent.url,
+    formOptions(fields, means.authServer ?? 'auth'),
+  );
 }
 
 /**
@@ -168,9 +178,16 @@ export async function obtainCode(means: OAuthMeans, scope: string): Promise<Gran
 }
 
 /** POST /oauth/token with form fields, as the spec's exchange and refresh describe it; a null field is left out. */
-export async function tokenRequest(fields: Record<string, string | null>): Promise<Exchange> {
+export async function tokenRequest(
+  fields: Record<string, string | null>,
+  server: Server = 'auth',
+): Promise<Exchange> {
   const present = Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== null);
-  return send(routes.oauthToken.method, routes.oauthToken.url, formOptions(Object.fromEntries(present)));
+  return send(
+    routes.oauthToken.method,
+    routes.oauthToken.url,
+    formOptions(Object.fromEntries(present), server),
+  );
 }
 
 export async function exchangeCode(
@@ -178,15 +195,18 @@ export async function exchangeCode(
   granted: GrantedCode,
   overrides: Record<string, string | null> = {},
 ): Promise<Exchange> {
-  return tokenRequest({
-    grant_type: 'authorization_code',
-    code: granted.code,
-    redirect_uri: means.client.redirectUri,
-    client_id: means.client.clientId,
-    client_secret: means.client.clientSecret,
-    code_verifier: granted.verifier,
-    ...overrides,
-  });
+  return tokenRequest(
+    {
+      grant_type: 'authorization_code',
+      code: granted.code,
+      redirect_uri: means.client.redirectUri,
+      client_id: means.client.clientId,
+      client_secret: means.client.clientSecret,
+      code_verifier: granted.verifier,
+      ...overrides,
+    },
+    means.authServer,
+  );
 }
 
 export async function refreshTokens(
@@ -194,13 +214,16 @@ export async function refreshTokens(
   refreshToken: string,
   overrides: Record<string, string | null> = {},
 ): Promise<Exchange> {
-  return tokenRequest({
-    grant_type: 'refresh_token',
-    refresh_token: refreshToken,
-    client_id: means.client.clientId,
-    client_secret: means.client.clientSecret,
-    ...overrides,
-  });
+  return tokenRequest(
+    {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: means.client.clientId,
+      client_secret: means.client.clientSecret,
+      ...overrides,
+    },
+    means.authServer,
+  );
 }
 
 export interface Tokens {

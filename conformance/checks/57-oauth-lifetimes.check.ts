@@ -1,0 +1,124 @@
+// How long OAuth codes and access tokens live, seen on the target's clock (issue 13, family 5: lifetimes checked on
+// the target's time scale instead of skipped). On the embedded default the flow runs on the fast-clock twin (3600×: an
+// access token's hour is a second of wall time); against a deployment on its own clock at --time-scale, and waits
+// longer than a few seconds of wall time are skipped unless --slow. The refresh token's 30 days stay out of reach
+// (12 min of wall time even at 3600×).
+import { describe } from 'vitest';
+import { routes } from '../../generated/server/routes.js';
+import { securitySchemeFacts } from '../../generated/types/facts.js';
+import { type CheckContext, check, expectThat } from '../harness/check.js';
+import { type Server, send } from '../harness/probe.js';
+import { currentTarget } from '../harness/target.js';
+import { hasErrorType, hasStatusAndCode, statusAndCode, statusAndType } from './support/auth-evidence.js';
+import {
+  exchangeCode,
+  expectOAuthError,
+  type OAuthMeans,
+  oauthMeans,
+  obtainCode,
+  obtainTokens,
+} from './support/auth-oauth.js';
+import { oauthScheme, scopesOf } from './support/auth-operations.js';
+import { sleep } from './support/data-plane.js';
+import { judgesInferred } from './support/rest-requirements.js';
+
+const lifetimes = securitySchemeFacts.OAuth2.tokenLifetimes;
+const accountScope = (scopesOf(routes.getAccount, oauthScheme) ?? []).join(' ');
+/** The longest wall-clock wait these checks allow themselves without --slow. */
+const quickWaitMilliseconds = 5000;
+/** Wall time beyond a lifetime before a credential is tried again: timers, rounding, a loaded machine. */
+const marginMilliseconds = 500;
+
+interface ClockedMeans {
+  means: OAuthMeans;
+  /** Where an access token of the flow is used. */
+  apiServer: Server;
+  /** How many times faster than the wall clock the flow's target runs. */
+  scale: number;
+}
+
+/**
+ * The flow on the fast-clock twin when there is one (the mutation job starts that twin for a file that reads
+ * `fastClock`), else on the target at its time scale; or why neither works.
+ */
+function clockedOAuthMeans(): ClockedMeans | string {
+  const target = currentTarget();
+  const fast = target.fastClock;
+  if (fast === null) {
+    const means = oauthMeans();
+    return typeof means === 'string' ? means : { means, apiServer: 'api', scale: target.timeScale };
+  }
+  if (fast.authUrl === null || fast.oauth === null) return 'the fast-clock twin names no OAuth client';
+  return {
+    means: {
+      client: fast.oauth,
+      consent: { kind: 'login-hint', accountId: fast.paidAccountId },
+      authServer: 'fast-auth',
+    },
+    apiServer: 'fast',
+    scale: fast.timeScale,
+  };
+}
+
+/** The clocked flow and the wall time `seconds` of its clock take, or a skip when there is none or it is too long. */
+function clockedFor(context: CheckContext, seconds: number): ClockedMeans & { wallMs: number } {
+  const clocked = clockedOAuthMeans();
+  if (typeof clocked === 'string') return context.skip(clocked);
+  const wallMs = (seconds * 1000) / clocked.scale;
+  if (wallMs > quickWaitMilliseconds && !currentTarget().slow)
+    context.skip(
+      `${seconds} s of the target's clock is ${Math.round(wallMs / 1000)} s of wall time at scale ${clocked.scale}; give --time-scale of a fast clock, or --slow`,
+    );
+  return { ...clocked, wallMs };
+}
+
+describe('OAuth lifetimes on the target clock', () => {
+  check(
+    ['ERR-TOKEN-EXPIRED', 'LIM-ACCESS-TOKEN-LIFETIME', 'INF-SCHEMAS-ERROR-CODE-ONEOF-TOKEN_EXPIRED'],
+    `an access token is ${statusAndCode('token_expired')} once expires_in has passed on the target's clock`,
+    async (context) => {
+      const clocked = clockedFor(context, lifetimes.accessTokenSeconds);
+      const issuedBefore = Date.now();
+      const tokens = await obtainTokens(clocked.means, accountScope);
+      const useToken = () =>
+        send(routes.getAccount.method, routes.getAccount.url, {
+          key: tokens.access_token,
+          server: clocked.apiServer,
+        });
+      const first = await useToken();
+      // Judged only when the first use surely came within the lifetime (a loaded machine may be slower).
+      if (Date.now() - issuedBefore < clocked.wallMs / 2)
+        expectThat(first.response.status === 200, 'status 200 with the fresh access token', first);
+      await sleep(clocked.wallMs + marginMilliseconds - (Date.now() - issuedBefore));
+      const expired = await useToken();
+      context.evidence('the token after its lifetime', expired);
+      expectThat(
+        hasStatusAndCode(expired, 'token_expired'),
+        `${statusAndCode('token_expired')} after expires_in (${lifetimes.accessTokenSeconds} s of the target's clock)`,
+        expired,
+      );
+      if (judgesInferred())
+        expectThat(hasErrorType(expired, 'token_expired'), statusAndType('token_expired'), expired);
+    },
+  );
+
+  check(
+    [
+      'INF-OPENAPI-COMPONENTS-SECURITYSCHEMES-OAUTH2-X-TOKEN-LIFETIMES-AUTHORIZATIONCODE',
+      'INF-SCHEMAS-OAUTH-ERROR',
+    ],
+    "an authorization code is 400 invalid_grant once its lifetime has passed on the target's clock",
+    async (context) => {
+      const clocked = clockedFor(context, lifetimes.authorizationCode.lifetimeSeconds);
+      const issuedBefore = Date.now();
+      const granted = await obtainCode(clocked.means, accountScope);
+      await sleep(clocked.wallMs + marginMilliseconds - (Date.now() - issuedBefore));
+      expectOAuthError(
+        await exchangeCode(clocked.means, granted),
+        400,
+        'invalid_grant',
+        `for a code older than ${lifetimes.authorizationCode.lifetimeSeconds} s of the target's clock`,
+      );
+    },
+  );
+});
