@@ -17,6 +17,8 @@ import {
   oauthMeans,
   obtainCode,
   obtainTokens,
+  refreshTokens,
+  tokensOf,
 } from './support/auth-oauth.js';
 import { oauthScheme, scopesOf } from './support/auth-operations.js';
 import { sleep } from './support/data-plane.js';
@@ -99,6 +101,23 @@ describe('OAuth lifetimes on the target clock', () => {
       );
       if (judgesInferred())
         expectThat(hasErrorType(expired, 'token_expired'), statusAndType('token_expired'), expired);
+    },
+  );
+
+  check(
+    ['AUTH-OAUTH-REFRESH', 'INF-OPENAPI-COMPONENTS-SECURITYSCHEMES-OAUTH2-X-TOKEN-LIFETIMES-REFRESHTOKEN'],
+    "the refresh token still refreshes once the access token's lifetime has passed on the target's clock, and the new access token works",
+    async (context) => {
+      const clocked = clockedFor(context, lifetimes.accessTokenSeconds);
+      const issuedBefore = Date.now();
+      const tokens = await obtainTokens(clocked.means, accountScope);
+      await sleep(clocked.wallMs + marginMilliseconds - (Date.now() - issuedBefore));
+      const refreshed = tokensOf(await refreshTokens(clocked.means, tokens.refresh_token));
+      const account = await send(routes.getAccount.method, routes.getAccount.url, {
+        key: refreshed.access_token,
+        server: clocked.apiServer,
+      });
+      expectThat(account.response.status === 200, 'status 200 with the new access token', account);
     },
   );
 
