@@ -6,14 +6,19 @@ import { type Exchange, send } from '../../harness/probe.js';
 import { currentTarget } from '../../harness/target.js';
 import { type OAuthMeans, oauthMeans } from './auth-oauth.js';
 
-/** The target's second confidential client, consenting as the first client's flow does, or why there is none. */
-export function secondClientMeans(): OAuthMeans | string {
+/** The first client's flow (its consent) for `client`, or why there is none (`missing` when the target names none). */
+function meansFor(client: OAuthMeans['client'] | null, missing: string): OAuthMeans | string {
   const means = oauthMeans();
   if (typeof means === 'string') return means;
-  const second = currentTarget().oauthSecondClient;
-  if (second === null)
-    return 'the target names no second OAuth client (--oauth-second-client-id, --oauth-second-client-secret, --oauth-second-redirect-uri)';
-  return { ...means, client: second };
+  return client === null ? missing : { ...means, client };
+}
+
+/** The target's second confidential client, consenting as the first client's flow does, or why there is none. */
+export function secondClientMeans(): OAuthMeans | string {
+  return meansFor(
+    currentTarget().oauthSecondClient,
+    'the target names no second OAuth client (--oauth-second-client-id, --oauth-second-client-secret, --oauth-second-redirect-uri)',
+  );
 }
 
 /**
@@ -21,12 +26,11 @@ export function secondClientMeans(): OAuthMeans | string {
  * `clientSecret` is empty, and its token requests send `client_secret: null` (left out).
  */
 export function publicClientMeans(): OAuthMeans | string {
-  const means = oauthMeans();
-  if (typeof means === 'string') return means;
   const client = currentTarget().oauthPublicClient;
-  if (client === null)
-    return 'the target names no public OAuth client (--oauth-public-client-id, --oauth-public-redirect-uri)';
-  return { ...means, client: { ...client, clientSecret: '' } };
+  return meansFor(
+    client === null ? null : { ...client, clientSecret: '' },
+    'the target names no public OAuth client (--oauth-public-client-id, --oauth-public-redirect-uri)',
+  );
 }
 
 export type TokenSender = (
