@@ -299,7 +299,15 @@ describe('MQTT ingest', () => {
           Buffer.alloc(rules.maxMessageBytes + 1024, 0x20),
         ]);
         await device.publish(topicOf(stream.id), padded, { qos: 0 });
-        await sleep(1100);
+        // At most one device.error per stream in errorEvents.perStreamPerSeconds: the next error is sent that long (and
+        // a tenth more) after the first was seen, not after it was published, which a loaded target may handle late.
+        await hooks.waitFor(
+          context,
+          webhook,
+          (found) => eventsAbout(found, 'device.error', stream.id).length >= 1,
+          10_000,
+        );
+        await sleep(rules.errorEvents.perStreamPerSeconds * 1100);
         await device.publish(topicOf(stream.id), Buffer.from('not a telemetry sample'), { qos: 1 });
         await device.publish(topicOf(stream.id), encodeSample('json', sampleOf(2)), { qos: 1 });
         const deliveries = await hooks.waitFor(
