@@ -9,7 +9,7 @@ import {
 } from '../../generated/validators/index.js';
 import { webhookEventHeader } from '../../generated/webhooks/index.js';
 import { type CheckContext, check, expectWith } from '../harness/check.js';
-import { send } from '../harness/probe.js';
+import { type Exchange, send } from '../harness/probe.js';
 import { isLowerHexDigest, isUnixSeconds, isWellFormedPart, readSignature } from './support/signature.js';
 import { type ParsedDelivery, type RegisteredWebhook, useReceiver } from './support/webhooks.js';
 
@@ -52,9 +52,61 @@ async function received(
   return { delivery, webhook };
 }
 
+interface ReportEvents {
+  deliveries: ParsedDelivery[];
+  /** The answer to the record's DELETE. */
+  deleted: Exchange;
+  /** A webhook of the account not subscribed to report events. */
+  other: RegisteredWebhook;
+}
+
+let reportEventsRun: Promise<ReportEvents> | null = null;
+
+/**
+ * A record published then deleted, seen by a webhook subscribed to report.generated and report.deleted and by one
+ * that is not: shared by the checks of this file.
+ */
+function reportEvents(context: CheckContext): Promise<ReportEvents> {
+  reportEventsRun ??= (async () => {
+    const subscribed = await hooks.register(context, 'reports', {
+      events: ['report.generated', 'report.deleted'],
+    });
+    const other = await hooks.register(context, 'not-reports', { events: ['webhook.test'] });
+    const report = await send('POST', '/reports', { body: { title: 'conformance report events' } });
+    const reportId = (report.response.body as { id: string }).id;
+    const record = await send('POST', `/reports/${reportId}/records`, {
+      body: { samples: [{ ts: Date.now(), values: { rpm: 1 } }] },
+    });
+    const recordId = (record.response.body as { id: string }).id;
+    await send('POST', `/reports/${reportId}/records/${recordId}/publish`);
+    const deleted = await send('DELETE', `/reports/${reportId}/records/${recordId}`);
+    const deliveries = await hooks.waitFor(
+      context,
+      subscribed,
+      (found) => found.some((each) => each.event?.type === 'report.deleted'),
+      deliveryWaitMs,
+    );
+    await send('DELETE', `/reports/${reportId}`);
+    context.evidence(
+      'events',
+      deliveries.map((each) => each.event),
+    );
+    return { deliveries, deleted, other };
+  })();
+  return reportEventsRun;
+}
+
+function reportEventsOf(deliveries: readonly ParsedDelivery[]) {
+  return {
+    generated: deliveries.find((each) => each.event?.type === 'report.generated'),
+    gone: deliveries.find((each) => each.event?.type === 'report.deleted'),
+  };
+}
+
 describe('webhook deliveries', () => {
   beforeAll(() => {
     testDelivery = null;
+    reportEventsRun = null;
   });
 
   check(
@@ -178,31 +230,8 @@ describe('webhook deliveries', () => {
     ],
     'publishing a record sends report.generated, deleting it report.deleted, only to webhooks subscribed to them',
     async (context) => {
-      const subscribed = await hooks.register(context, 'reports', {
-        events: ['report.generated', 'report.deleted'],
-      });
-      const other = await hooks.register(context, 'not-reports', { events: ['webhook.test'] });
-      const report = await send('POST', '/reports', { body: { title: 'conformance report events' } });
-      const reportId = (report.response.body as { id: string }).id;
-      const record = await send('POST', `/reports/${reportId}/records`, {
-        body: { samples: [{ ts: Date.now(), values: { rpm: 1 } }] },
-      });
-      const recordId = (record.response.body as { id: string }).id;
-      await send('POST', `/reports/${reportId}/records/${recordId}/publish`);
-      const deleted = await send('DELETE', `/reports/${reportId}/records/${recordId}`);
-      const deliveries = await hooks.waitFor(
-        context,
-        subscribed,
-        (found) => found.some((each) => each.event?.type === 'report.deleted'),
-        deliveryWaitMs,
-      );
-      await send('DELETE', `/reports/${reportId}`);
-      context.evidence(
-        'events',
-        deliveries.map((each) => each.event),
-      );
-      const generated = deliveries.find((each) => each.event?.type === 'report.generated');
-      const gone = deliveries.find((each) => each.event?.type === 'report.deleted');
+      const { deliveries, deleted, other } = await reportEvents(context);
+      const { generated, gone } = reportEventsOf(deliveries);
       expectWith(
         generated !== undefined,
         'report.generated delivered',
@@ -219,6 +248,19 @@ describe('webhook deliveries', () => {
         hooks.deliveries(context, other).length === 0,
         'nothing for a webhook not subscribed to them',
         null,
+      );
+    },
+  );
+
+  check(
+    ['INF-SCHEMAS-EVENT-PROPERTIES-LIVEMODE'],
+    'events other than webhook.test are live: report.generated and report.deleted carry livemode true',
+    async (context) => {
+      const { generated, gone } = reportEventsOf((await reportEvents(context)).deliveries);
+      expectWith(
+        generated?.event?.livemode === true && gone?.event?.livemode === true,
+        'livemode true in both (only a requested test event is not live)',
+        [generated?.event, gone?.event],
       );
     },
   );
