@@ -66,8 +66,17 @@ describe('the report feed', () => {
       if (read === null) return skip(`reportUrl ${report.reportUrl} is not under {base_url}`);
       const { record } = await createRecord(report.id, { title: recordTitle, samples: [sample(Date.now())] });
       await publishRecord(report.id, record.id);
+      // A second item, so that what comes between two items is seen too.
+      const { record: second } = await createRecord(report.id, { samples: [sample(Date.now())] });
+      await publishRecord(report.id, second.id);
       const exchange = await read();
       const feed = feedText(exchange);
+      // RSS 2.0: a channel's children are elements; text between two items is not part of any of them.
+      expectThat(
+        !/<\/item>\s*[^\s<]/.test(feed),
+        'nothing but whitespace after each item, before the next element',
+        exchange,
+      );
       expectThat(!feed.includes(specials), `no raw ${specials} in the XML`, exchange);
       expectThat(
         !/&(?!#x[0-9a-f]+;|#[0-9]+;|lt;|gt;|amp;|quot;|apos;)/i.test(feed),
@@ -100,6 +109,7 @@ describe('the report feed', () => {
       await publishRecord(report.id, removed.id);
       const first = await read();
       expectThat(titlesOf(feedText(first)).includes('Conformance feed before'), 'the report title', first);
+
       const renamed = await call(
         'updateReport',
         { reportId: report.id },
