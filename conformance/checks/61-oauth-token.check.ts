@@ -277,7 +277,7 @@ describe('OAuth token endpoint (inferred details)', () => {
 
   check(
     ['INF-SCHEMAS-OAUTH-ERROR'],
-    'token endpoint errors: another redirect_uri is invalid_grant, a wrong client secret 401 invalid_client, an unknown grant_type unsupported_grant_type',
+    'token endpoint errors: another redirect_uri is invalid_grant, a wrong client secret 401 invalid_client, an unknown grant_type (also one with a backslash and a non-ASCII letter, whose description must still be RFC 6749 text) unsupported_grant_type',
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
@@ -306,6 +306,18 @@ describe('OAuth token endpoint (inferred details)', () => {
         400,
         'unsupported_grant_type',
         'for grant_type=password',
+      );
+      // A description that quotes what was sent must still be RFC 6749 text (appendix A.5): no \ and no non-ASCII.
+      const oddGrantType = 'pass\\word-\u00e9';
+      expectOAuthError(
+        await tokenRequest({
+          grant_type: oddGrantType,
+          client_id: means.client.clientId,
+          client_secret: means.client.clientSecret,
+        }),
+        400,
+        'unsupported_grant_type',
+        `for grant_type=${oddGrantType}`,
       );
     },
   );
