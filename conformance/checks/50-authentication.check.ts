@@ -78,11 +78,26 @@ describe('authentication of API keys', () => {
 
   check(
     ['ERR-INVALID-TOKEN', 'ERR-401', 'AUTH-BEARER-KEY', 'EP-BEARER'],
-    `an Authorization that is not "Bearer <token>" (Basic, no token, no scheme, a forged token) is ${statusAndCode(invalidCode)}`,
+    `an Authorization that is not "Bearer <token>" (Basic, no token, no scheme, XBearer, a key and more, a forged token) is ${statusAndCode(invalidCode)}`,
     async () => {
       const probes = await withMalformedAuthorization();
       expectEvery(probes, (exchange) => hasStatusAndCode(exchange, invalidCode), statusAndCode(invalidCode));
       expectEvery(probes, (exchange) => hasErrorType(exchange, invalidCode), statusAndType(invalidCode));
+      // A real key after a scheme that only ends in Bearer, or followed by more text: one request each, not one per
+      // operation (each counts against the suite's address).
+      const spare = spareSecretKey();
+      for (const authorization of spare === null ? [] : [`XBearer ${spare}`, `Bearer ${spare} ${spare}`]) {
+        const refused = await send(routes.getAccount.method, routes.getAccount.url, {
+          key: null,
+          headers: { authorization },
+        });
+        const shown = authorization.replaceAll(spare ?? '', '<key>');
+        expectThat(
+          hasStatusAndCode(refused, invalidCode),
+          `${statusAndCode(invalidCode)} for ${shown}`,
+          refused,
+        );
+      }
       // The same account's key sent as `Bearer <key>` is accepted: the scheme, not the key, was refused above.
       const accepted = await send(routes.getAccount.method, routes.getAccount.url);
       expectThat(accepted.response.status === 200, 'status 200 for a secret key sent as Bearer', accepted);

@@ -4,7 +4,7 @@ import { securitySchemeFacts } from '../../generated/types/facts.js';
 import type { TokenResponse } from '../../generated/types/schemas.js';
 import { check, expectThat } from '../harness/check.js';
 import { send } from '../harness/probe.js';
-import { headerOf, oauthErrorOf } from './support/auth-evidence.js';
+import { headerOf } from './support/auth-evidence.js';
 import {
   authorize,
   exchangeCode,
@@ -118,7 +118,7 @@ describe('OAuth token endpoint', () => {
 
   check(
     ['INF-SCHEMAS-TOKEN-REQUEST-ONEOF-0-PROPERTIES-CLIENT_SECRET'],
-    'client authentication done wrong is refused: none at all, Basic that is not base64(client_id:client_secret) or whose halves are not form-encoded, a form client_id other than the Basic one, client_id without its secret; a matching form client_id beside Basic is accepted',
+    'client authentication done wrong is refused: none at all, client_id without its secret; a matching form client_id beside Basic is accepted',
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
@@ -155,26 +155,7 @@ describe('OAuth token endpoint', () => {
         'invalid_client',
         'for client_id without the client_secret of a confidential client',
       );
-      // RFC 6749 section 5.2: a failed HTTP Basic attempt answers 401 with a Basic challenge.
-      for (const [authorization, when] of [
-        [`Basic ${base64(clientId)}`, 'for Basic credentials without a colon'],
-        ['Basic !!not-base64!!', 'for Basic credentials that are not Base64'],
-        [`Basic ${base64(`%zz${clientId}:${clientSecret}`)}`, 'for Basic halves that are not form-encoded'],
-      ] as const) {
-        const refused = await exchange(authorization);
-        expectOAuthError(refused, 401, 'invalid_client', when);
-        const challenge = headerOf(refused, 'www-authenticate') ?? '';
-        expectThat(/^Basic\b/i.test(challenge), `a WWW-Authenticate: Basic challenge ${when}`, refused);
-      }
-      const otherId = await exchange(basicOf(clientId, clientSecret), { client_id: `${clientId}x` });
-      const otherIdRefused =
-        (otherId.response.status === 400 && oauthErrorOf(otherId) === 'invalid_request') ||
-        (otherId.response.status === 401 && oauthErrorOf(otherId) === 'invalid_client');
-      expectThat(
-        otherIdRefused,
-        '400 invalid_request (or 401 invalid_client) for a form client_id other than the Basic user name',
-        otherId,
-      );
+      // Malformed Basic credentials and a form client_id other than the Basic one: check 64, with no code needed.
       await expectTokenWorks(
         tokensOf(await exchange(basicOf(clientId, clientSecret), { client_id: clientId })),
       );
@@ -285,7 +266,7 @@ describe('OAuth token endpoint (inferred details)', () => {
 
   check(
     ['INF-SCHEMAS-OAUTH-ERROR'],
-    'token endpoint errors: another redirect_uri is invalid_grant, a wrong client secret 401 invalid_client, an unknown grant_type unsupported_grant_type',
+    'token endpoint errors: another redirect_uri is invalid_grant, a wrong client secret 401 invalid_client, an unknown grant_type (also one with a backslash and a non-ASCII letter, whose description must still be RFC 6749 text) unsupported_grant_type',
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
@@ -314,6 +295,18 @@ describe('OAuth token endpoint (inferred details)', () => {
         400,
         'unsupported_grant_type',
         'for grant_type=password',
+      );
+      // A description that quotes what was sent must still be RFC 6749 text (appendix A.5): no \ and no non-ASCII.
+      const oddGrantType = 'pass\\word-\u00e9';
+      expectOAuthError(
+        await tokenRequest({
+          grant_type: oddGrantType,
+          client_id: means.client.clientId,
+          client_secret: means.client.clientSecret,
+        }),
+        400,
+        'unsupported_grant_type',
+        `for grant_type=${oddGrantType}`,
       );
     },
   );

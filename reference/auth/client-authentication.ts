@@ -13,17 +13,19 @@ function formDecoded(text: string): string {
   return decodeURIComponent(text.replace(/\+/g, ' '));
 }
 
+const notBasic = () =>
+  new OAuthError(
+    'invalid_client',
+    'The Authorization header is not HTTP Basic credentials of the form base64(client_id:client_secret).',
+    'client_secret_basic',
+  );
+
 function basicCredentials(header: string): { clientId: string; clientSecret: string } {
   const match = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})[ ]*$/i.exec(header);
-  const decoded = match?.[1] === undefined ? '' : Buffer.from(match[1], 'base64').toString('utf8');
+  if (match?.[1] === undefined) throw notBasic();
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 1) {
-    throw new OAuthError(
-      'invalid_client',
-      'The Authorization header is not HTTP Basic credentials of the form base64(client_id:client_secret).',
-      'client_secret_basic',
-    );
-  }
+  if (colon < 1) throw notBasic();
   try {
     return {
       clientId: formDecoded(decoded.slice(0, colon)),
