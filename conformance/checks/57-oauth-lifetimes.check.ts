@@ -16,8 +16,8 @@ import {
   type OAuthMeans,
   oauthMeans,
   obtainCode,
-  obtainTokens,
   refreshTokens,
+  type Tokens,
   tokensOf,
 } from './support/auth-oauth.js';
 import { oauthScheme, scopesOf } from './support/auth-operations.js';
@@ -62,6 +62,34 @@ function clockedOAuthMeans(): ClockedMeans | string {
   };
 }
 
+/** Tokens, and the wall-clock bounds of their issue: after the exchange was sent, before its answer came. */
+type IssuedTokens = Tokens & { sentAt: number; answeredAt: number };
+
+/** Tries at getting tokens before a fast clock's code lifetime is taken to be too short for this machine. */
+const tokenTries = 5;
+
+/**
+ * Tokens from the clocked flow. At 3600× a code lives 600 s / 3600 ≈ 0.17 s of wall time, which a loaded machine can
+ * miss between the redirect and the exchange: an exchange refused after the code's lifetime had passed on the target's
+ * clock is the target keeping its promise, so the flow is tried again (and the check skipped if every try was late);
+ * one refused within that time fails the check.
+ */
+async function clockedTokens(context: CheckContext, clocked: ClockedMeans): Promise<IssuedTokens> {
+  const codeWallMs = (lifetimes.authorizationCode.lifetimeSeconds * 1000) / clocked.scale;
+  for (let attempt = 1; attempt <= tokenTries; attempt += 1) {
+    const authorizedBefore = Date.now();
+    const granted = await obtainCode(clocked.means, accountScope);
+    const sentAt = Date.now();
+    const exchange = await exchangeCode(clocked.means, granted);
+    const answeredAt = Date.now();
+    if (exchange.response.status === 200 || answeredAt - authorizedBefore <= codeWallMs)
+      return { ...tokensOf(exchange), sentAt, answeredAt };
+  }
+  return context.skip(
+    `every one of ${tokenTries} code exchanges came after the code's ${Math.round(codeWallMs)} ms of wall time at scale ${clocked.scale}: this machine is too slow to get tokens on that clock`,
+  );
+}
+
 /** The clocked flow and the wall time `seconds` of its clock take, or a skip when there is none or it is too long. */
 function clockedFor(context: CheckContext, seconds: number): ClockedMeans & { wallMs: number } {
   const clocked = clockedOAuthMeans();
@@ -80,8 +108,7 @@ describe('OAuth lifetimes on the target clock', () => {
     `an access token is ${statusAndCode('token_expired')} once expires_in has passed on the target's clock`,
     async (context) => {
       const clocked = clockedFor(context, lifetimes.accessTokenSeconds);
-      const issuedBefore = Date.now();
-      const tokens = await obtainTokens(clocked.means, accountScope);
+      const tokens = await clockedTokens(context, clocked);
       const useToken = () =>
         send(routes.getAccount.method, routes.getAccount.url, {
           key: tokens.access_token,
@@ -89,9 +116,9 @@ describe('OAuth lifetimes on the target clock', () => {
         });
       const first = await useToken();
       // Judged only when the first use surely came within the lifetime (a loaded machine may be slower).
-      if (Date.now() - issuedBefore < clocked.wallMs / 2)
+      if (Date.now() - tokens.sentAt < clocked.wallMs / 2)
         expectThat(first.response.status === 200, 'status 200 with the fresh access token', first);
-      await sleep(clocked.wallMs + marginMilliseconds - (Date.now() - issuedBefore));
+      await sleep(tokens.answeredAt + clocked.wallMs + marginMilliseconds - Date.now());
       const expired = await useToken();
       context.evidence('the token after its lifetime', expired);
       expectThat(
@@ -109,9 +136,8 @@ describe('OAuth lifetimes on the target clock', () => {
     "the refresh token still refreshes once the access token's lifetime has passed on the target's clock, and the new access token works",
     async (context) => {
       const clocked = clockedFor(context, lifetimes.accessTokenSeconds);
-      const issuedBefore = Date.now();
-      const tokens = await obtainTokens(clocked.means, accountScope);
-      await sleep(clocked.wallMs + marginMilliseconds - (Date.now() - issuedBefore));
+      const tokens = await clockedTokens(context, clocked);
+      await sleep(tokens.answeredAt + clocked.wallMs + marginMilliseconds - Date.now());
       const refreshed = tokensOf(await refreshTokens(clocked.means, tokens.refresh_token));
       const account = await send(routes.getAccount.method, routes.getAccount.url, {
         key: refreshed.access_token,
@@ -129,9 +155,9 @@ describe('OAuth lifetimes on the target clock', () => {
     "an authorization code is 400 invalid_grant once its lifetime has passed on the target's clock",
     async (context) => {
       const clocked = clockedFor(context, lifetimes.authorizationCode.lifetimeSeconds);
-      const issuedBefore = Date.now();
       const granted = await obtainCode(clocked.means, accountScope);
-      await sleep(clocked.wallMs + marginMilliseconds - (Date.now() - issuedBefore));
+      // The code was issued before the redirect's answer came: its lifetime is over this long after now.
+      await sleep(clocked.wallMs + marginMilliseconds);
       expectOAuthError(
         await exchangeCode(clocked.means, granted),
         400,
