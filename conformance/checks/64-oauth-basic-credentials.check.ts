@@ -50,20 +50,29 @@ function expectBasicRefused(exchange: Exchange, when: string): void {
   expectThat(/^Basic\b/i.test(challenge), `a WWW-Authenticate: Basic challenge ${when}`, exchange);
 }
 
+/** The target's client, a sender of Basic token requests, and its form-encoded halves and their Base64; or a skip. */
+function basicSetup(skip: (reason: string) => never) {
+  const means = oauthMeans();
+  if (typeof means === 'string') return skip(means);
+  const { authUrl } = currentTarget();
+  if (authUrl === null) return skip('the target has no auth URL (--auth-url)');
+  const user = encodeURIComponent(means.client.clientId);
+  const password = encodeURIComponent(means.client.clientSecret);
+  return {
+    means,
+    sendToken: basicSender(means, authUrl),
+    user,
+    password,
+    credentials: base64(`${user}:${password}`),
+  };
+}
+
 describe('OAuth token endpoint: HTTP Basic client credentials', () => {
   check(
     ['INF-SCHEMAS-TOKEN-REQUEST-ONEOF-0-PROPERTIES-CLIENT_SECRET'],
     'Basic credentials that are not exactly `Basic base64(client_id:client_secret)` fail client authentication (401 invalid_client with a Basic challenge): another scheme name, text after the credentials, no colon, not Base64, halves that are not form-encoded, a + (a form-encoded space) inside the user name, a wrong secret',
     async ({ skip }) => {
-      const means = oauthMeans();
-      if (typeof means === 'string') return skip(means);
-      const { authUrl } = currentTarget();
-      if (authUrl === null) return skip('the target has no auth URL (--auth-url)');
-      const sendToken = basicSender(means, authUrl);
-      const { clientId, clientSecret } = means.client;
-      const user = encodeURIComponent(clientId);
-      const password = encodeURIComponent(clientSecret);
-      const credentials = base64(`${user}:${password}`);
+      const { sendToken, user, password, credentials } = basicSetup(skip);
       // A + inside the user name decodes to a space: the name is no longer the client's.
       const spacedUser = `${user.slice(0, 1)}+${user.slice(1)}`;
       const refusals: [string, string][] = [
@@ -88,15 +97,8 @@ describe('OAuth token endpoint: HTTP Basic client credentials', () => {
     ['INF-SCHEMAS-TOKEN-REQUEST-ONEOF-0-PROPERTIES-CLIENT_SECRET'],
     'Basic credentials written as RFC 6749 and RFC 7235 allow authenticate the client (the unissued code is then 400 invalid_grant): the scheme in lower case, several spaces before the credentials, halves percent-encoded throughout, a form client_id equal to the user name; a form client_id other than the user name, or beside halves that are not form-encoded, is 400 invalid_request (or 401 invalid_client)',
     async ({ skip }) => {
-      const means = oauthMeans();
-      if (typeof means === 'string') return skip(means);
-      const { authUrl } = currentTarget();
-      if (authUrl === null) return skip('the target has no auth URL (--auth-url)');
-      const sendToken = basicSender(means, authUrl);
+      const { means, sendToken, user, password, credentials } = basicSetup(skip);
       const { clientId, clientSecret } = means.client;
-      const user = encodeURIComponent(clientId);
-      const password = encodeURIComponent(clientSecret);
-      const credentials = base64(`${user}:${password}`);
       const accepted: [string, Record<string, string>, string][] = [
         [`basic ${credentials}`, {}, 'with the scheme written basic (schemes are case-insensitive)'],
         [`Basic   ${credentials}`, {}, 'with three spaces before the credentials'],
