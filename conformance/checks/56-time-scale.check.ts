@@ -6,12 +6,10 @@ import { securitySchemeFacts } from '../../generated/types/facts.js';
 import { type CheckContext, check, expectWith } from '../harness/check.js';
 import { type Exchange, send } from '../harness/probe.js';
 import { currentTarget } from '../harness/target.js';
-import { sleep } from './support/data-plane.js';
+import { clockWaitOrSkip, sleep } from './support/data-plane.js';
 
 /** A measured share may differ from the scale by this much (timer and rounding of the target's timestamps). */
 const relativeTolerance = 0.05;
-/** The longest wall-clock wait these checks allow themselves without --slow. */
-const quickWaitMilliseconds = 5000;
 
 function clock(): { server: 'fast' | 'api'; scale: number } {
   const target = currentTarget();
@@ -75,11 +73,7 @@ describe('the target clock', () => {
     async (context) => {
       const { scale } = clock();
       const outlived = securitySchemeFacts.OAuth2.tokenLifetimes.accessTokenSeconds * 2;
-      const waitMs = (outlived * 1000) / scale;
-      if (waitMs > quickWaitMilliseconds && !currentTarget().slow)
-        context.skip(
-          `${outlived} s of the target's clock is ${Math.round(waitMs / 1000)} s of wall time at scale ${scale}; give --time-scale of a fast clock`,
-        );
+      const waitMs = clockWaitOrSkip(context, outlived, scale);
       const measured = await stampsApart(context, waitMs);
       context.evidence('target time passed', measured);
       expectWith(

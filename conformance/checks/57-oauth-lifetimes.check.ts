@@ -21,13 +21,11 @@ import {
   tokensOf,
 } from './support/auth-oauth.js';
 import { oauthScheme, scopesOf } from './support/auth-operations.js';
-import { sleep } from './support/data-plane.js';
+import { clockWaitOrSkip, sleep } from './support/data-plane.js';
 import { judgesInferred } from './support/rest-requirements.js';
 
 const lifetimes = securitySchemeFacts.OAuth2.tokenLifetimes;
 const accountScope = (scopesOf(routes.getAccount, oauthScheme) ?? []).join(' ');
-/** The longest wall-clock wait these checks allow themselves without --slow. */
-const quickWaitMilliseconds = 5000;
 /** Wall time beyond a lifetime before a credential is tried again: timers, rounding, a loaded machine. */
 const marginMilliseconds = 500;
 
@@ -94,12 +92,7 @@ async function clockedTokens(context: CheckContext, clocked: ClockedMeans): Prom
 function clockedFor(context: CheckContext, seconds: number): ClockedMeans & { wallMs: number } {
   const clocked = clockedOAuthMeans();
   if (typeof clocked === 'string') return context.skip(clocked);
-  const wallMs = (seconds * 1000) / clocked.scale;
-  if (wallMs > quickWaitMilliseconds && !currentTarget().slow)
-    context.skip(
-      `${seconds} s of the target's clock is ${Math.round(wallMs / 1000)} s of wall time at scale ${clocked.scale}; give --time-scale of a fast clock, or --slow`,
-    );
-  return { ...clocked, wallMs };
+  return { ...clocked, wallMs: clockWaitOrSkip(context, seconds, clocked.scale) };
 }
 
 describe('OAuth lifetimes on the target clock', () => {

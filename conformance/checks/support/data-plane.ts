@@ -4,7 +4,7 @@ import {
   liveFeedAddress,
 } from '../../../generated/messages/index.js';
 import type { Format, Quality, TelemetrySample } from '../../../generated/types/schemas.js';
-import { expectThat } from '../../harness/check.js';
+import { type CheckContext, expectThat } from '../../harness/check.js';
 import { connectDevice, type MqttDevice } from '../../harness/mqtt-device.js';
 import { type Exchange, send } from '../../harness/probe.js';
 import { currentTarget } from '../../harness/target.js';
@@ -129,6 +129,22 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
 }
 
 export const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** The longest wall-clock wait a check of the target's clock allows itself without --slow. */
+const quickClockWaitMilliseconds = 5000;
+
+/**
+ * The wall time that `seconds` of the target's clock take at `scale`; ends the check as skipped when that is longer
+ * than a quick wait and --slow is not given.
+ */
+export function clockWaitOrSkip(context: CheckContext, seconds: number, scale: number): number {
+  const wallMs = (seconds * 1000) / scale;
+  if (wallMs > quickClockWaitMilliseconds && !currentTarget().slow)
+    context.skip(
+      `${seconds} s of the target's clock is ${Math.round(wallMs / 1000)} s of wall time at scale ${scale}; give --time-scale of a fast clock, or --slow`,
+    );
+  return wallMs;
+}
 
 /** The n-th sample of a run: its value carries n, so loss, order and duplicates show in what arrives. */
 export function sampleOf(index: number, channels = 1): TelemetrySample {
