@@ -1,7 +1,8 @@
 // npx tsx bench/rest-api.ts [memory|pglite|postgres ...] — the reference service's POST /streams and GET /reports
 // (a page of 100) against a bare Fastify route doing the same Ajv validation and the same storage work, returning the
-// same JSON, on three backends: the in-memory test store (bare side: no storage; the overhead of the generated server
-// and the reference's hooks), PGlite and PostgreSQL through `pg` (bare side: the same INSERT or SELECT through the
+// same JSON, on three backends: the in-memory test store (bare side: the same rows in an in-memory store of its own, so
+// the ratio is the overhead of the generated server and the reference's hooks; a second bare side storing nothing is
+// measured beside, not judged), PGlite and PostgreSQL through `pg` (bare side: the same INSERT or SELECT through the
 // reference's table code on its own database). autocannon over loopback, alternating rounds.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
@@ -65,6 +66,8 @@ const endpoints = [createEndpoint, listEndpoint];
 interface Sides {
   reference: RunMeasure[];
   baseline: RunMeasure[];
+  /** The bare route storing nothing, where the backend has one (not judged). */
+  unstored: RunMeasure[];
 }
 
 interface KeyUse {
@@ -123,9 +126,13 @@ async function measureBackend(run: BackendRun, use: KeyUse): Promise<Map<Endpoin
   const basePath = baseUrl.pathname.replace(/\/+$/, '');
   const bodies = await capturedBodies(service.urls.baseUrl, paid.keys.secret.key);
   const bare = await bareServer(host, basePath, bodies, await run.bareStorage(reportsListed));
+  const unstored =
+    run.unstoredStorage === undefined
+      ? undefined
+      : await bareServer(host, basePath, bodies, await run.unstoredStorage(reportsListed));
   try {
     const results = new Map<Endpoint, Sides>(
-      endpoints.map((endpoint) => [endpoint, { reference: [], baseline: [] }]),
+      endpoints.map((endpoint) => [endpoint, { reference: [], baseline: [], unstored: [] }]),
     );
     const fastestRate = new Map<Endpoint, number>();
     for (let round = 0; round < rounds; round += 1) {
@@ -142,6 +149,7 @@ async function measureBackend(run: BackendRun, use: KeyUse): Promise<Map<Endpoin
         const order = [
           { origin: baseUrl.origin, runs: sides.reference },
           { origin: originOf(bare), runs: sides.baseline },
+          ...(unstored === undefined ? [] : [{ origin: originOf(unstored), runs: sides.unstored }]),
         ];
         // Alternate which side goes first, so that drift within a round (heat, a neighbour's load) hits both alike.
         if (round % 2 === 1) order.reverse();
@@ -165,6 +173,8 @@ async function measureBackend(run: BackendRun, use: KeyUse): Promise<Map<Endpoin
     return results;
   } finally {
     await within(bare.close(), stopDeadlineMilliseconds, 'closing the bare server');
+    if (unstored !== undefined)
+      await within(unstored.close(), stopDeadlineMilliseconds, 'closing the unstored bare server');
   }
 }
 
@@ -188,6 +198,14 @@ function backendLines(backend: Backend, results: Map<Endpoint, Sides>, checks: R
       const p99Ratio = baselineP99 === 0 ? 'n/a' : `${(p99 / baselineP99).toFixed(2)}x`;
       lines.push(
         `    ${(server === 'reference' ? endpoint.label : '').padEnd(26)} ${server.padEnd(13)} ${integer(rate).padStart(7)} ${integer(p99).padStart(6)}  ${`${(rate / baselineRate).toFixed(2)}x`.padStart(6)} ${p99Ratio.padStart(6)}  ${perRound.padEnd(40)} ${integer(unexpected)} of ${integer(completed)}${detail === '' ? '' : ` (${detail})`}`,
+      );
+    }
+    if (sides.unstored.length > 0) {
+      const unstoredRate = median(sides.unstored.map((run) => run.requestsPerSecond));
+      const perRound = sides.unstored.map((run) => integer(run.requestsPerSecond)).join(' / ');
+      const against = median(sides.reference.map((run) => run.requestsPerSecond)) / unstoredRate;
+      lines.push(
+        `    ${''.padEnd(26)} ${'bare, no rows'.padEnd(13)} ${integer(unstoredRate).padStart(7)} ${''.padStart(6)}  ${''.padStart(6)} ${''.padStart(6)}  ${perRound.padEnd(40)} not judged: reference/this ${against.toFixed(2)}x, the store's own work included`,
       );
     }
     const ratio = median(sides.reference.map((run) => run.requestsPerSecond)) / baselineRate;
@@ -243,7 +261,7 @@ export async function run(names: readonly string[] = []): Promise<BenchReport> {
     `${connections} connections, ${warmupSeconds} s warm-up + ${measuredSeconds} s measured per run, ${rounds} rounds alternating reference and bare; medians over rounds; ratios reference/bare`,
     header,
     ...lines,
-    `Fairness: both sides validate with the same Ajv code; on PGlite and PostgreSQL both run the same INSERT (POST) or SELECT of a page (GET) through the reference's table code on a database of their own (PostgreSQL: two databases of one throwaway server, fsync off); against the in-memory store the bare side stores nothing. The reference adds the generated server, authentication (a key lookup), the rate window and its services. Its paid plan admits ${accountPlanMembers.paid.requestsPerMinute} requests a minute per key, so each run rotates the request over fresh secret keys (${integer(use.keysUsed)} keys in all, about ${integer(use.heaviestKeyLoad)} requests on the busiest, planned at most ${requestsPerKey}): none is refused.`,
+    `Fairness: both sides validate with the same Ajv code; on PGlite and PostgreSQL both run the same INSERT (POST) or SELECT of a page (GET) through the reference's table code on a database of their own (PostgreSQL: two databases of one throwaway server, fsync off); against the in-memory store both keep the created streams in an in-memory store (the bare side's of its own) and read the page from it, and "bare, no rows" shows the same route storing nothing. The reference adds the generated server, authentication (a key lookup), the rate window and its services. Its paid plan admits ${accountPlanMembers.paid.requestsPerMinute} requests a minute per key, so each run rotates the request over fresh secret keys (${integer(use.keysUsed)} keys in all, about ${integer(use.heaviestKeyLoad)} requests on the busiest, planned at most ${requestsPerKey}): none is refused.`,
     'p99: autocannon records whole milliseconds and only the latencies of 2xx responses.',
     `Machine: ${availableParallelism()} cores shared with other work (load average at the end ${loadavg()
       .map((value) => value.toFixed(2))

@@ -1,5 +1,5 @@
-// npx tsx bench/measure/rest-cpu.ts [rounds] (SIDE=reference|bare, OPERATION=POST|GET to narrow it) — CPU time per request of the reference (in-memory store) and of the
-// bare Fastify route, POST /streams and GET /reports?limit=100: the server's process CPU (process.cpuUsage) over a
+// npx tsx bench/measure/rest-cpu.ts [rounds] (SIDE=reference|bare|unstored, OPERATION=POST|GET to narrow it) — CPU time per request of the reference (in-memory
+// store), of the bare Fastify route keeping the same rows in an in-memory store, and of the bare route storing nothing, POST /streams and GET /reports?limit=100: the server's process CPU (process.cpuUsage) over a
 // fixed number of requests sent by autocannon in a child process, so the load generator's CPU is not counted. On a
 // shared machine a CPU cost per request moves much less with the neighbours' load than a wall-clock rate does
 // (issue 16). The bare side's CPU over the reference's is the ratio the rates would have on an otherwise idle core.
@@ -11,11 +11,13 @@ import { start } from '../../reference/index.js';
 import { createApiKey } from '../../reference/seed.js';
 import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
 import { median } from '../harness.js';
-import { bareServer, type CapturedBodies, noStorage } from '../rest/bare-server.js';
+import { bareServer, type CapturedBodies, noStorage, storeStorage } from '../rest/bare-server.js';
 import { call, type Endpoint, requestsFor } from '../rest/load.js';
 
 const rounds = Number(process.argv[2] ?? 5);
-const only = process.env.SIDE === 'reference' || process.env.SIDE === 'bare' ? process.env.SIDE : undefined;
+const sideNames = ['reference', 'bare', 'unstored'] as const;
+type Side = (typeof sideNames)[number];
+const only = sideNames.find((side) => side === process.env.SIDE);
 const operation = process.env.OPERATION;
 const requestsPerRun = 6000;
 const host = '127.0.0.1';
@@ -84,11 +86,21 @@ for (const endpoint of endpoints)
     ).json(),
   );
 const captured = { created: bodies[0], list: bodies[1] } as CapturedBodies;
-const bare = await bareServer(host, basePath, captured, noStorage(100));
-const bareAddress = bare.server.address();
-if (bareAddress === null || typeof bareAddress === 'string') throw new Error('no address');
-const sides = { reference: base.origin, bare: `http://${host}:${bareAddress.port}` };
-const results = new Map<string, { reference: number[]; bare: number[] }>();
+// The bench's baseline keeps the created rows in an in-memory store of its own, as the reference does; `unstored` is
+// the same route storing nothing, to show the store's own share.
+const bare = await bareServer(host, basePath, captured, await storeStorage(createMemoryStore(), 100));
+const unstored = await bareServer(host, basePath, captured, noStorage(100));
+const originOf = (app: typeof bare) => {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no address');
+  return `http://${host}:${address.port}`;
+};
+const sides: Record<Side, string> = {
+  reference: base.origin,
+  bare: originOf(bare),
+  unstored: originOf(unstored),
+};
+const results = new Map<string, Record<Side, number[]>>();
 try {
   for (let round = 0; round <= rounds; round += 1) {
     for (const endpoint of endpoints.filter((each) => operation === undefined || each.method === operation)) {
@@ -105,11 +117,10 @@ try {
           ).key,
         );
       const requests = requestsFor(endpoint, basePath, keys);
-      const entry = results.get(endpoint.label) ?? { reference: [], bare: [] };
+      const entry = results.get(endpoint.label) ?? { reference: [], bare: [], unstored: [] };
       results.set(endpoint.label, entry);
-      const alternating =
-        round % 2 === 0 ? (['reference', 'bare'] as const) : (['bare', 'reference'] as const);
-      // SIDE=reference or SIDE=bare measures one side only (to profile it: node --cpu-prof --import tsx ...).
+      const alternating = round % 2 === 0 ? [...sideNames] : [...sideNames].reverse();
+      // SIDE=reference|bare|unstored measures one side only (to profile it: node --cpu-prof --import tsx ...).
       const order = alternating.filter((side) => only === undefined || side === only);
       for (const side of order) {
         const before = process.cpuUsage();
@@ -124,14 +135,16 @@ try {
   }
 } finally {
   await bare.close();
+  await unstored.close();
   await service.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
 const fixed = (values: number[]) => values.map((value) => value.toFixed(0)).join(' / ');
 for (const [label, entry] of results) {
   const ratios = entry.reference.map((value, index) => (entry.bare[index] ?? Number.NaN) / value);
+  const unstoredRatios = entry.reference.map((value, index) => (entry.unstored[index] ?? Number.NaN) / value);
   console.log(
-    `${label}: CPU µs per request, reference ${median(entry.reference).toFixed(0)} (${fixed(entry.reference)}), bare ${median(entry.bare).toFixed(0)} (${fixed(entry.bare)}); bare/reference ${median(ratios).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
+    `${label}: CPU µs per request, reference ${median(entry.reference).toFixed(0)} (${fixed(entry.reference)}), bare ${median(entry.bare).toFixed(0)} (${fixed(entry.bare)}), bare storing nothing ${median(entry.unstored).toFixed(0)} (${fixed(entry.unstored)}); bare/reference ${median(ratios).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}), storing nothing/reference ${median(unstoredRatios).toFixed(2)}x`,
   );
 }
 console.log(

@@ -4,11 +4,13 @@ import { type RunningService, start } from '../../reference/index.js';
 import { openExecutor } from '../../reference/storage/open-store.js';
 import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
 import { startPostgresServer } from '../../reference/storage/testing/postgres-server.js';
-import { type BareStorage, noStorage, sqlStorage } from './bare-server.js';
+import { type BareStorage, noStorage, sqlStorage, storeStorage } from './bare-server.js';
 
 export interface BackendRun {
   reference: RunningService;
   bareStorage(reportCount: number): Promise<BareStorage>;
+  /** A second bare side that stores nothing, measured beside for comparison and not judged (the in-memory backend). */
+  unstoredStorage?(reportCount: number): Promise<BareStorage>;
   /** Stops what the backend started besides the reference (the bare side's database, a PostgreSQL server). */
   close(): Promise<void>;
 }
@@ -26,11 +28,17 @@ export interface Backend {
 const memory: Backend = {
   name: 'memory',
   label: 'in-memory store (overhead of the generated server and hooks)',
-  baseline: 'bare Fastify + same Ajv, no storage, same JSON',
+  baseline: 'bare Fastify + same Ajv + same rows in an in-memory store, same JSON',
   target: 0.8,
   async open(dataDir, host) {
     const reference = await start({ dataDir, host, store: createMemoryStore() });
-    return { reference, bareStorage: async (count) => noStorage(count), close: async () => {} };
+    return {
+      reference,
+      // A store of the bare side's own, as the durable backends give it a database of its own.
+      bareStorage: (count) => storeStorage(createMemoryStore(), count),
+      unstoredStorage: async (count) => noStorage(count),
+      close: async () => {},
+    };
   },
 };
 
