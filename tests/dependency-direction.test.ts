@@ -12,16 +12,16 @@ const allowed: Record<string, readonly string[]> = {
   'spec/rules': ['spec/rules'],
   reference: ['reference', 'generated', 'runtime'],
   conformance: ['conformance', 'generated', 'runtime', 'reference/index.ts'],
-  load: ['load', 'generated', 'runtime', 'reference/index.ts'],
-  // scripts/mutation.ts makes the PGlite template that every mutant's references start from (ADR 0028, 0031).
-  scripts: [
-    'scripts',
-    'generators',
-    'runtime',
+  // The mutation job's session starts each mutant's references on the in-memory test store (ADR 0028, wave 13).
+  'conformance/mutation': [
+    'conformance',
     'generated',
-    'reference/storage/pglite-template.ts',
-    'reference/storage/testing/pglite-template-cache.ts',
+    'runtime',
+    'reference/index.ts',
+    'reference/storage/testing/memory-store.ts',
   ],
+  load: ['load', 'generated', 'runtime', 'reference/index.ts'],
+  scripts: ['scripts', 'generators', 'runtime', 'generated'],
   examples: ['generated'],
 };
 

@@ -2,6 +2,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../reference/storage/store.js';
+import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
 import { InputError } from './inputs.js';
 import { defaultLatencyP99Milliseconds, resolveTarget } from './resolve-target.js';
 
@@ -191,5 +193,39 @@ describe('resolveTarget for a deployment', () => {
     await expect(
       resolveTarget({ 'base-url': `${origin}/v2`, 'paid-key': 'paid', profile: 'strict' }, root),
     ).rejects.toThrow(InputError);
+  });
+});
+
+describe('resolveTarget for the embedded default', () => {
+  it('starts each reference on a fresh store of the caller’s when one is given (the mutation job)', async () => {
+    const stores: Store[] = [];
+    const resolved = await resolveTarget({}, root, null, {
+      fastClock: true,
+      dataPlane: false,
+      store: () => {
+        const store = createMemoryStore();
+        stores.push(store);
+        return store;
+      },
+    });
+    try {
+      expect(stores).toHaveLength(2);
+      expect(resolved.target.fastClock).not.toBeNull();
+      const created = await fetch(`${resolved.target.baseUrl}/streams`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${resolved.target.keys.paidSecret}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ title: 'On the given store' }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      // The main reference wrote to the first store given, and only to it.
+      expect((await stores[0]?.streams.getById(id))?.title).toBe('On the given store');
+      expect(await stores[1]?.streams.getById(id)).toBeNull();
+    } finally {
+      await resolved.release();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
+import type { StartOptions } from '../../reference/index.js';
 import { hostAndPort, InputError, type InputValues, isOn, numberOf, profileOf } from './inputs.js';
 import type { OAuthClientInput, TargetDescription } from './target.js';
 
@@ -29,7 +30,15 @@ export const defaultLatencyP99Milliseconds = 1000;
 export interface EmbeddedTwins {
   fastClock: boolean;
   dataPlane: boolean;
+  /**
+   * A store for each embedded reference instead of its embedded database (the mutation job: the mutants are in the
+   * services and auth above the store, and starting a database per mutant was most of a mutant's time).
+   */
+  store?: () => NonNullable<StartOptions['store']>;
 }
+
+/** A fresh store of the twins' kind for one reference, or none (the embedded database). */
+const storeOf = (twins: EmbeddedTwins) => (twins.store === undefined ? {} : { store: twins.store() });
 
 /** The embedded default: the reference on free ports and a fresh data directory, and its twins. */
 async function embedded(values: InputValues, root: string, twins: EmbeddedTwins): Promise<ResolvedTarget> {
@@ -45,9 +54,14 @@ async function embedded(values: InputValues, root: string, twins: EmbeddedTwins)
     startEmbedded(root, {
       seedExtras: { extraSecretKeys: 12, revokedKey: true, moreOAuthClients: true },
       ...logs,
+      ...storeOf(twins),
     }),
-    twins.fastClock ? startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs }) : null,
-    twins.dataPlane ? startEmbedded(root, { seedExtras: { extraSecretKeys: 4 }, ...logs }) : null,
+    twins.fastClock
+      ? startEmbedded(root, { timeScale: embeddedFastTimeScale, ...logs, ...storeOf(twins) })
+      : null,
+    twins.dataPlane
+      ? startEmbedded(root, { seedExtras: { extraSecretKeys: 4 }, ...logs, ...storeOf(twins) })
+      : null,
   ]);
   const started = starts.flatMap((each) =>
     each.status === 'fulfilled' && each.value !== null ? [each.value] : [],

@@ -1,11 +1,12 @@
 // The sandbox side of the mutation job's test runner (stryker-runner.ts loads it from Stryker's sandbox, so that it
 // and the reference it starts are the instrumented copies). One call is one conformance run against fresh embedded
-// references: the check files asked for, their outcome per file.
+// references, each on a fresh in-memory test store: the check files asked for, their outcome per file.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 // Loaded with this module, before any test is named: the reference's module-level code then counts as static in the
 // dry run, so Stryker gives its mutants a fresh process, where they are on while the modules load.
 import '../harness/embedded-target.js';
+import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
 import { type EmbeddedTwins, resolveTarget } from '../harness/resolve-target.js';
 import { dataPlaneFile, runChecks } from '../run-checks.js';
 import { CheckFileAttribution, setCurrentTest } from './check-coverage.js';
@@ -36,7 +37,12 @@ export async function runCheckFiles(
   if (options.attribute) setCurrentTest(startUp);
   const started = performance.now();
   const filters = files === null || files.includes(startUp) ? [] : [...files];
-  const twins = filters.length === 0 ? { fastClock: true, dataPlane: true } : await twinsFor(filters);
+  // Every reference on the in-memory test store: the mutants are in the services and auth above the store, and
+  // opening the embedded database (PGlite on a thread of its own) was most of each mutant's run (ADR 0028, wave 13).
+  const twins = {
+    ...(filters.length === 0 ? { fastClock: true, dataPlane: true } : await twinsFor(filters)),
+    store: createMemoryStore,
+  };
   const resolved = await resolveTarget({}, root, null, twins);
   const startUpOutcome: FileOutcome = {
     file: startUp,
