@@ -55,6 +55,7 @@ export async function runCheckFiles(
       bail: options.bail,
       reporters: options.attribute ? [new CheckFileAttribution()] : [],
       oneLaneAtATime: options.attribute,
+      cacheModules: true,
     });
     return [startUpOutcome, ...outcomesByFile(collector.results, collector.suiteErrors)];
   } finally {
