@@ -59,16 +59,19 @@ const withUnknownKeys = once(async () =>
   ).flat(),
 );
 /**
- * A real key after a scheme that only ends in Bearer, or followed by more text: one request each, not one per
- * operation (each counts against the suite's address).
+ * One request each, not one per operation (each counts against the suite's address): a real key after a scheme that
+ * only ends in Bearer, or followed by more text, and a token of neither form (no API key, no signed token).
  */
-const withKeyInAMalformedHeader = once(async () => {
+const withOddAuthorizations = once(async () => {
   const spare = spareSecretKey();
-  const authorizations = spare === null ? [] : [`XBearer ${spare}`, `Bearer ${spare} ${spare}`];
+  const authorizations = [
+    ...(spare === null ? [] : [`XBearer ${spare}`, `Bearer ${spare} ${spare}`]),
+    'Bearer conformance-neither-key-nor-token',
+  ];
   return Promise.all(
     authorizations.map(async (authorization) => ({
       authorization,
-      shown: authorization.replaceAll(spare ?? '', '<key>'),
+      shown: spare === null ? authorization : authorization.replaceAll(spare, '<key>'),
       exchange: await send(routes.getAccount.method, routes.getAccount.url, {
         key: null,
         headers: { authorization },
@@ -97,12 +100,12 @@ describe('authentication of API keys', () => {
 
   check(
     ['ERR-INVALID-TOKEN', 'ERR-401', 'AUTH-BEARER-KEY', 'EP-BEARER'],
-    `an Authorization that is not "Bearer <token>" (Basic, no token, no scheme, XBearer, a key and more, a forged token) is ${statusAndCode(invalidCode)}`,
+    `an Authorization that is not "Bearer <token>" (Basic, no token, no scheme, XBearer, a key and more, a forged token, a token of no known form) is ${statusAndCode(invalidCode)}`,
     async () => {
       const probes = await withMalformedAuthorization();
       expectEvery(probes, (exchange) => hasStatusAndCode(exchange, invalidCode), statusAndCode(invalidCode));
       expectEvery(probes, (exchange) => hasErrorType(exchange, invalidCode), statusAndType(invalidCode));
-      for (const { shown, exchange } of await withKeyInAMalformedHeader()) {
+      for (const { shown, exchange } of await withOddAuthorizations()) {
         expectThat(
           hasStatusAndCode(exchange, invalidCode),
           `${statusAndCode(invalidCode)} for ${shown}`,
@@ -203,7 +206,7 @@ describe('authentication answers (inferred details)', () => {
       ];
       const expected = `a Bearer challenge with error="${invalidCode}"`;
       expectEvery(withToken, rejectedToken, expected);
-      for (const { authorization, shown, exchange } of await withKeyInAMalformedHeader()) {
+      for (const { authorization, shown, exchange } of await withOddAuthorizations()) {
         if (authorization.startsWith('Bearer '))
           expectThat(rejectedToken(exchange), `${expected} for ${shown}`, exchange);
       }
