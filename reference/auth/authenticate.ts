@@ -132,7 +132,7 @@ export function authorize(
   operationLabel: string,
 ): void {
   const wanted = alternatives.find(
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent for this spec, every operation asks the same scopes of ApiKey and OAuth2 (generated/server/routes.ts), so which one is judged does not show; drops the killed false mutant (no alternative found: nothing is refused)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent for this spec, every operation asks the same scopes of ApiKey and OAuth2 (generated/server/routes.ts), so which one is judged does not show; drops three killed mutants (the whole test false: no alternative found, nothing refused; the scheme-name test made constant either way)
     (alternative) => (kind === 'oauth') === (alternative.name !== apiKeySchemeName),
   );
   // Stryker disable next-line OptionalChaining,ArrayDeclaration: equivalent, every operation that authenticates has both alternatives, so one is always found
