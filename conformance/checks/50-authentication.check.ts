@@ -18,6 +18,7 @@ import {
 import { keyTypes, secretKeysOfTarget, spareSecretKey, unknownKey } from './support/auth-keys.js';
 import { credentialedOperations, once, probeOperations } from './support/auth-operations.js';
 import { fitsRule, responseHeader } from './support/auth-spec.js';
+import { bearerChallenge } from './support/www-authenticate.js';
 
 const missingCode: ErrorCode = errorRoles.missingCredentials;
 const invalidCode: ErrorCode = errorRoles.invalidCredentials;
@@ -57,6 +58,27 @@ const withUnknownKeys = once(async () =>
     ])
   ).flat(),
 );
+/**
+ * One request each, not one per operation (each counts against the suite's address): a real key after a scheme that
+ * only ends in Bearer, or followed by more text, and a token of neither form (no API key, no signed token).
+ */
+const withOddAuthorizations = once(async () => {
+  const spare = spareSecretKey();
+  const authorizations = [
+    ...(spare === null ? [] : [`XBearer ${spare}`, `Bearer ${spare} ${spare}`]),
+    'Bearer conformance-neither-key-nor-token',
+  ];
+  return Promise.all(
+    authorizations.map(async (authorization) => ({
+      authorization,
+      shown: spare === null ? authorization : authorization.replaceAll(spare, '<key>'),
+      exchange: await send(routes.getAccount.method, routes.getAccount.url, {
+        key: null,
+        headers: { authorization },
+      }),
+    })),
+  );
+});
 const withRevokedKey = once(async () => {
   const revoked = currentTarget().keys.revoked;
   return revoked === null ? null : probeOperations(credentialedOperations, { key: revoked });
@@ -78,24 +100,16 @@ describe('authentication of API keys', () => {
 
   check(
     ['ERR-INVALID-TOKEN', 'ERR-401', 'AUTH-BEARER-KEY', 'EP-BEARER'],
-    `an Authorization that is not "Bearer <token>" (Basic, no token, no scheme, XBearer, a key and more, a forged token) is ${statusAndCode(invalidCode)}`,
+    `an Authorization that is not "Bearer <token>" (Basic, no token, no scheme, XBearer, a key and more, a forged token, a token of no known form) is ${statusAndCode(invalidCode)}`,
     async () => {
       const probes = await withMalformedAuthorization();
       expectEvery(probes, (exchange) => hasStatusAndCode(exchange, invalidCode), statusAndCode(invalidCode));
       expectEvery(probes, (exchange) => hasErrorType(exchange, invalidCode), statusAndType(invalidCode));
-      // A real key after a scheme that only ends in Bearer, or followed by more text: one request each, not one per
-      // operation (each counts against the suite's address).
-      const spare = spareSecretKey();
-      for (const authorization of spare === null ? [] : [`XBearer ${spare}`, `Bearer ${spare} ${spare}`]) {
-        const refused = await send(routes.getAccount.method, routes.getAccount.url, {
-          key: null,
-          headers: { authorization },
-        });
-        const shown = authorization.replaceAll(spare ?? '', '<key>');
+      for (const { shown, exchange } of await withOddAuthorizations()) {
         expectThat(
-          hasStatusAndCode(refused, invalidCode),
+          hasStatusAndCode(exchange, invalidCode),
           `${statusAndCode(invalidCode)} for ${shown}`,
-          refused,
+          exchange,
         );
       }
       // The same account's key sent as `Bearer <key>` is accepted: the scheme, not the key, was refused above.
@@ -161,14 +175,28 @@ describe('authentication answers (inferred details)', () => {
 
   check(
     ['INF-OPENAPI-COMPONENTS-HEADERS-WWWAUTHENTICATE'],
-    `every ${errorCodes[missingCode].status} carries a Bearer WWW-Authenticate challenge, with error="${invalidCode}" when a token was given`,
+    `every ${errorCodes[missingCode].status} carries a well-formed Bearer WWW-Authenticate challenge: error="${invalidCode}" when a token was given, no error without Authorization`,
     async () => {
-      const fits = (exchange: Exchange) => fitsRule(challenge, headerOf(exchange, challenge.name));
+      const fits = (exchange: Exchange) => {
+        const value = headerOf(exchange, challenge.name);
+        return fitsRule(challenge, value) && bearerChallenge(value) !== null;
+      };
+      const errorOf = (exchange: Exchange) =>
+        bearerChallenge(headerOf(exchange, challenge.name))?.get('error');
       const everyRefusal = [...(await withoutAuthorization()), ...(await withMalformedAuthorization())];
-      expectEvery(everyRefusal, fits, `${challenge.name} matching ${challenge.pattern}`);
+      expectEvery(
+        everyRefusal,
+        fits,
+        `${challenge.name} matching ${challenge.pattern}, one Bearer challenge of auth-params (RFC 9110 11.6.1)`,
+      );
+      // RFC 6750 section 3.1: a request without authentication information gets no error code.
+      expectEvery(
+        await withoutAuthorization(),
+        (exchange) => fits(exchange) && errorOf(exchange) === undefined,
+        `a Bearer challenge without an error parameter when no Authorization was sent`,
+      );
       // RFC 6750's error code for a rejected token has the same name as the API's.
-      const rejectedToken = (exchange: Exchange) =>
-        fits(exchange) && (headerOf(exchange, challenge.name) ?? '').includes(`error="${invalidCode}"`);
+      const rejectedToken = (exchange: Exchange) => fits(exchange) && errorOf(exchange) === invalidCode;
       const withToken = [
         ...(await withMalformedAuthorization()).filter(
           ({ exchange }) => exchange.request.headers.authorization?.startsWith('Bearer ') === true,
@@ -176,11 +204,12 @@ describe('authentication answers (inferred details)', () => {
         ...(await withUnknownKeys()),
         ...((await withRevokedKey()) ?? []),
       ];
-      expectEvery(
-        withToken,
-        rejectedToken,
-        `${challenge.name} matching ${challenge.pattern} with error="${invalidCode}"`,
-      );
+      const expected = `a Bearer challenge with error="${invalidCode}"`;
+      expectEvery(withToken, rejectedToken, expected);
+      for (const { authorization, shown, exchange } of await withOddAuthorizations()) {
+        if (authorization.startsWith('Bearer '))
+          expectThat(rejectedToken(exchange), `${expected} for ${shown}`, exchange);
+      }
     },
   );
 

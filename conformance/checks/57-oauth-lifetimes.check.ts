@@ -9,7 +9,13 @@ import { securitySchemeFacts } from '../../generated/types/facts.js';
 import { type CheckContext, check, expectThat } from '../harness/check.js';
 import { type Server, send } from '../harness/probe.js';
 import { currentTarget } from '../harness/target.js';
-import { hasErrorType, hasStatusAndCode, statusAndCode, statusAndType } from './support/auth-evidence.js';
+import {
+  hasErrorType,
+  hasStatusAndCode,
+  headerOf,
+  statusAndCode,
+  statusAndType,
+} from './support/auth-evidence.js';
 import {
   exchangeCode,
   expectOAuthError,
@@ -23,6 +29,7 @@ import {
 import { oauthScheme, scopesOf } from './support/auth-operations.js';
 import { clockWaitOrSkip, sleep } from './support/data-plane.js';
 import { judgesInferred } from './support/rest-requirements.js';
+import { bearerChallenge } from './support/www-authenticate.js';
 
 const lifetimes = securitySchemeFacts.OAuth2.tokenLifetimes;
 const accountScope = (scopesOf(routes.getAccount, oauthScheme) ?? []).join(' ');
@@ -95,6 +102,14 @@ function clockedFor(context: CheckContext, seconds: number): ClockedMeans & { wa
   return { ...clocked, wallMs: clockWaitOrSkip(context, seconds, clocked.scale) };
 }
 
+/** The account read with the flow's access token, on the API server of the flow's target. */
+function useAccessToken(clocked: ClockedMeans, tokens: Tokens) {
+  return send(routes.getAccount.method, routes.getAccount.url, {
+    key: tokens.access_token,
+    server: clocked.apiServer,
+  });
+}
+
 describe('OAuth lifetimes on the target clock', () => {
   check(
     ['ERR-TOKEN-EXPIRED', 'LIM-ACCESS-TOKEN-LIFETIME', 'INF-SCHEMAS-ERROR-CODE-ONEOF-TOKEN_EXPIRED'],
@@ -102,11 +117,7 @@ describe('OAuth lifetimes on the target clock', () => {
     async (context) => {
       const clocked = clockedFor(context, lifetimes.accessTokenSeconds);
       const tokens = await clockedTokens(context, clocked);
-      const useToken = () =>
-        send(routes.getAccount.method, routes.getAccount.url, {
-          key: tokens.access_token,
-          server: clocked.apiServer,
-        });
+      const useToken = () => useAccessToken(clocked, tokens);
       const first = await useToken();
       // Judged only when the first use surely came within the lifetime (a loaded machine may be slower).
       if (Date.now() - tokens.sentAt < clocked.wallMs / 2)
@@ -121,6 +132,24 @@ describe('OAuth lifetimes on the target clock', () => {
       );
       if (judgesInferred())
         expectThat(hasErrorType(expired, 'token_expired'), statusAndType('token_expired'), expired);
+    },
+  );
+
+  check(
+    ['INF-OPENAPI-COMPONENTS-HEADERS-WWWAUTHENTICATE'],
+    `an expired access token's ${statusAndCode('token_expired')} carries a Bearer challenge with error="invalid_token"`,
+    async (context) => {
+      const clocked = clockedFor(context, lifetimes.accessTokenSeconds);
+      const tokens = await clockedTokens(context, clocked);
+      await sleep(tokens.answeredAt + clocked.wallMs + marginMilliseconds - Date.now());
+      const expired = await useAccessToken(clocked, tokens);
+      // RFC 6750 section 3.1: invalid_token covers an expired token; the spec sends it whenever a token was given.
+      expectThat(
+        hasStatusAndCode(expired, 'token_expired') &&
+          bearerChallenge(headerOf(expired, 'www-authenticate'))?.get('error') === 'invalid_token',
+        `${statusAndCode('token_expired')} with a Bearer WWW-Authenticate challenge carrying error="invalid_token"`,
+        expired,
+      );
     },
   );
 

@@ -26,6 +26,7 @@ import {
   scopesOf,
 } from './support/auth-operations.js';
 import { fitsRule, responseHeader } from './support/auth-spec.js';
+import { bearerChallenge } from './support/www-authenticate.js';
 
 const scopeCode: ErrorCode = errorRoles.insufficientScope;
 const invalidCode: ErrorCode = errorRoles.invalidCredentials;
@@ -117,12 +118,13 @@ describe('OAuth scopes (inferred details)', () => {
       if (typeof means === 'string') return skip(means);
       const probes = outside(await probesPerScope());
       const named = (exchange: Exchange, route: Route) => {
-        const value = headerOf(exchange, challenge.name) ?? '';
-        const listed = /scope="([^"]*)"/.exec(value)?.[1]?.split(' ') ?? [];
+        const value = headerOf(exchange, challenge.name);
+        const parameters = bearerChallenge(value);
+        const listed = parameters?.get('scope')?.split(' ') ?? [];
         // RFC 6750's error code for this case has the same name as the API's.
         return (
           fitsRule(challenge, value) &&
-          value.includes(`error="${scopeCode}"`) &&
+          parameters?.get('error') === scopeCode &&
           (scopesOf(route, oauthScheme) ?? []).some((scope) => listed.includes(scope))
         );
       };

@@ -4,7 +4,9 @@
 // client and a public one (the embedded default seeds both). Refused requests come from an address of their own.
 import { describe } from 'vitest';
 import { routes } from '../../generated/server/routes.js';
-import { check } from '../harness/check.js';
+import { apiPolicies } from '../../generated/types/facts.js';
+import { check, expectThat } from '../harness/check.js';
+import { send } from '../harness/probe.js';
 import { currentTarget } from '../harness/target.js';
 import {
   exchangeCode,
@@ -18,6 +20,7 @@ import {
   tokensOf,
 } from './support/auth-oauth.js';
 import { oauthScheme, scopesOf } from './support/auth-operations.js';
+import { quotaField } from './support/auth-rate-limit.js';
 import { publicClientMeans, secondClientMeans, tokenSender } from './support/oauth-clients.js';
 
 const accountScope = (scopesOf(routes.getAccount, oauthScheme) ?? []).join(' ');
@@ -43,6 +46,11 @@ function codeExchangeFields(client: OAuthMeans['client'], granted: GrantedCode, 
 }
 
 const sendToken = () => tokenSender(currentTarget().authUrl ?? '');
+
+/** The spec's remainder field of the rate window (x-rate-limit.window.headers). */
+const remainingHeader = apiPolicies.rateLimit.window.headers[1];
+/** Requests with the first client's token between two reads of the second client's remainder. */
+const firstClientRequests = 5;
 
 describe('OAuth: each client its own codes and tokens', () => {
   check(
@@ -107,6 +115,33 @@ describe('OAuth: each client its own codes and tokens', () => {
         codeExchangeFields(withSecret, granted, publicClient.client.redirectUri),
       );
       expectOAuthError(refused, 401, 'invalid_client', 'for a public client sending a client_secret');
+    },
+  );
+});
+
+describe('OAuth: each client its own rate window', () => {
+  check(
+    ['INF-OPENAPI-X-RATE-LIMIT-WINDOW'],
+    "another client's access token counts against a window of its own: requests with the first client's token leave the second's RateLimit remainder alone",
+    async ({ skip }) => {
+      const clients = clientPair(secondClientMeans());
+      if (typeof clients === 'string') return skip(clients);
+      const [firstTokens, otherTokens] = await Promise.all([
+        obtainTokens(clients.first, accountScope),
+        obtainTokens(clients.other, accountScope),
+      ]);
+      const read = (accessToken: string) =>
+        send(routes.getAccount.method, routes.getAccount.url, { key: accessToken });
+      const before = await read(otherTokens.access_token);
+      for (let request = 0; request < firstClientRequests; request += 1) await read(firstTokens.access_token);
+      const after = await read(otherTokens.access_token);
+      // Its own request lowers it by one; a window that began in between raises it.
+      const fell = quotaField(before, remainingHeader, 'r') - quotaField(after, remainingHeader, 'r');
+      expectThat(
+        fell < 1 + firstClientRequests,
+        `the second client's ${remainingHeader} remainder not lowered by the first client's ${firstClientRequests} requests; it fell by ${fell}`,
+        after,
+      );
     },
   );
 });

@@ -15,15 +15,15 @@ describe('access tokens', () => {
     clock.advance((securitySchemeFacts.OAuth2.tokenLifetimes.accessTokenSeconds - 1) * 1000);
     expect(await tokens.verify(token)).toMatchObject({ ok: true, claims });
     clock.advance(1000);
-    expect(await tokens.verify(token)).toEqual({ ok: false, reason: 'expired' });
+    expect(await tokens.verify(token)).toEqual({ ok: false, expired: true });
   });
 
   it('refuses a token signed with another key or tampered with', async () => {
     const clock = new ManualClock();
     const token = await new AccessTokens(randomBytes(32), clock).issue(claims);
     const verifier = new AccessTokens(randomBytes(32), clock);
-    expect(await verifier.verify(token)).toEqual({ ok: false, reason: 'invalid' });
-    expect(await verifier.verify(`${token}x`)).toEqual({ ok: false, reason: 'invalid' });
-    expect(await verifier.verify('not-a-token')).toEqual({ ok: false, reason: 'invalid' });
+    expect(await verifier.verify(token)).toEqual({ ok: false, expired: false });
+    expect(await verifier.verify(`${token}x`)).toEqual({ ok: false, expired: false });
+    expect(await verifier.verify('not-a-token')).toEqual({ ok: false, expired: false });
   });
 });

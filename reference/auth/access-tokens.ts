@@ -21,7 +21,7 @@ interface IssuedClaims {
 
 export type AccessTokenCheck =
   | { ok: true; claims: AccessTokenClaims; tokenId: string }
-  | { ok: false; reason: 'expired' | 'invalid' };
+  | { ok: false; expired: boolean };
 
 /**
  * Signed (HS256) JWT access tokens that expire after the spec's access token lifetime, measured on the service clock
@@ -38,7 +38,7 @@ export class AccessTokens {
   async issue(claims: AccessTokenClaims): Promise<string> {
     const issuedAt = Math.floor(this.clock.now() / 1000);
     return new SignJWT({ scope: claims.scope, client_id: claims.clientId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.accountId)
       .setJti(randomBase62(16))
       .setIssuedAt(issuedAt)
@@ -58,7 +58,7 @@ export class AccessTokens {
       const { sub, scope, client_id: clientId, jti } = payload;
       return { ok: true, claims: { accountId: sub, clientId, scope }, tokenId: jti };
     } catch (error) {
-      return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+      return { ok: false, expired: error instanceof errors.JWTExpired };
     }
   }
 }

@@ -60,7 +60,7 @@ export function authenticateHook(dependencies: ServiceDependencies): Authenticat
     // A secret key holds every scope: nothing to compare (or to build the message of).
     if (caller.scopes !== 'all') {
       const alternatives = security.flatMap((requirement) => requirement.schemes);
-      authorize(caller, alternatives, `call ${operationId}`);
+      authorize(caller.kind, caller.scopes, alternatives, `call ${operationId}`);
     }
     return caller;
   };
