@@ -145,4 +145,34 @@ describe('the report feed', () => {
     },
     slowMachine,
   );
+
+  restCheck(
+    ['RES-REPORT-URL', 'INF-OPENAPI-PATHS-REPORTS-REPORTID-FEED-XML-GET'],
+    "feeds of several reports read at once, none read before, each show their own report's title",
+    async ({ skip }) => {
+      // A reader of one feed must never get another's, even while both are being built (a service that shares one
+      // build among concurrent readers must keep builds of different reports apart). Rounds, since it is a race.
+      const titles = [
+        'Conformance feed at once A',
+        'Conformance feed at once B',
+        'Conformance feed at once C',
+      ];
+      const reports = await Promise.all(titles.map(async (title) => (await createReport(title)).report));
+      const readers = reports.map((report) => feedReaderOf(report.reportUrl));
+      if (readers.some((read) => read === null)) return skip('a reportUrl is not under {base_url}');
+      for (let round = 0; round < 3; round += 1) {
+        const exchanges = await Promise.all(readers.map((read) => (read as () => Promise<Exchange>)()));
+        exchanges.forEach((exchange, index) => {
+          const title = titles[index] as string;
+          const channelTitle = titlesOf(feedText(exchange))[0];
+          expectThat(
+            channelTitle === title,
+            `round ${round + 1}: the feed of the report titled ${title}`,
+            exchange,
+          );
+        });
+      }
+    },
+    slowMachine,
+  );
 });

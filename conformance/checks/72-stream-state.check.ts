@@ -21,6 +21,7 @@ const eventWaitMs = 10_000;
 interface WhileLive {
   otherQuality: Exchange;
   otherFormat: Exchange;
+  titleOnly: Exchange;
   sameIngestNewTitle: Exchange;
   deletion: Exchange;
   after: Exchange;
@@ -60,6 +61,8 @@ async function changesWhileLive(
     send('PATCH', `/streams/${stream.id}`, { body, server: 'api' });
   const otherQuality = await patch({ quality: otherThan(qualities, live.quality) });
   const otherFormat = await patch({ format: otherThan(formats, live.format) });
+  // A change that names neither quality nor format changes neither.
+  const titleOnly = await patch({ title: `${stream.title} (title only, live)` });
   const sameIngestNewTitle = await patch({
     quality: live.quality,
     format: live.format,
@@ -71,7 +74,16 @@ async function changesWhileLive(
   const list = (status: string) =>
     send('GET', '/streams', { query: { status, limit: limitBounds().maximum }, server: 'api' });
   const [listedLive, listedIdle] = [await list('live'), await list('idle')];
-  return { otherQuality, otherFormat, sameIngestNewTitle, deletion, after, listedLive, listedIdle };
+  return {
+    otherQuality,
+    otherFormat,
+    titleOnly,
+    sameIngestNewTitle,
+    deletion,
+    after,
+    listedLive,
+    listedIdle,
+  };
 }
 
 /** One device session (connect, disconnect) watched from REST and a webhook, shared by the checks below. */
@@ -188,14 +200,15 @@ describe('stream state', () => {
 
   check(
     ['INF-SCHEMAS-ERROR-CODE-ONEOF-STREAM_LIVE'],
-    'a live stream refuses deletion and quality or format changes: 409 stream_live naming the field; the same quality and a new title are taken',
+    'a live stream refuses deletion and quality or format changes: 409 stream_live naming the field; a new title alone, or with the same quality and format, is taken',
     async (context) => {
       const { liveSeen, live, whileLive } = await deviceSession(context);
       expectWith(liveSeen, 'the stream live while connected', live);
-      const { otherQuality, otherFormat, sameIngestNewTitle, deletion } = whileLive;
+      const { otherQuality, otherFormat, titleOnly, sameIngestNewTitle, deletion } = whileLive;
       expectError(otherQuality, { code: 'stream_live', param: 'quality' }, 'updateStream');
       expectError(otherFormat, { code: 'stream_live', param: 'format' }, 'updateStream');
       expectError(deletion, { code: 'stream_live' }, 'deleteStream');
+      expectOperationResponse('updateStream', titleOnly, 200);
       const renamed = expectOperationResponse('updateStream', sameIngestNewTitle, 200) as Record<
         string,
         unknown

@@ -199,7 +199,7 @@ describe('live feed', () => {
       'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-UNKNOWN-STREAM',
       'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-NOT-LIVE-FEED-PATH',
     ],
-    "the upgrade is refused with status and envelope: no token, an invalid token, another stream's token, a deleted stream, a path that is no live feed",
+    "the upgrade is refused with status and envelope: no token, an invalid token, an issued token altered at its start, another stream's token, a deleted stream, a path that is no live feed",
     async (context) => {
       const stream = await createStream();
       const other = await createStream();
@@ -207,6 +207,11 @@ describe('live feed', () => {
       const codes = connection.handshakeErrorCodes;
       await expectRefused(liveUrl(stream, null), codes.missingToken, context);
       await expectRefused(liveUrl(stream, 'sbt_notavalidtokenatall_0123456789'), codes.invalidToken, context);
+      // A token the service issued with its first character changed is one it never issued (its signature still
+      // matches the rest: a service that reads past the token's start without checking it would take it).
+      const issued = await subscriberToken(stream);
+      const altered = `${issued.startsWith('x') ? 'y' : 'x'}${issued.slice(1)}`;
+      await expectRefused(liveUrl(stream, altered), codes.invalidToken, context);
       await expectRefused(liveUrl(stream, otherToken), codes.tokenOfAnotherStream, context);
       const notFeed = liveUrl(stream, otherToken).replace(/\/live\?/, '/not-live?');
       await expectRefused(notFeed, codes.notLiveFeedPath, context);

@@ -11,7 +11,7 @@ import { webhookEventHeader } from '../../generated/webhooks/index.js';
 import { type CheckContext, check, expectWith } from '../harness/check.js';
 import { type Exchange, send } from '../harness/probe.js';
 import { isLowerHexDigest, isUnixSeconds, isWellFormedPart, readSignature } from './support/signature.js';
-import { type ParsedDelivery, type RegisteredWebhook, useReceiver } from './support/webhooks.js';
+import { objectOf, type ParsedDelivery, type RegisteredWebhook, useReceiver } from './support/webhooks.js';
 
 const { signature } = apiPolicies.webhookDelivery;
 const hooks = useReceiver();
@@ -262,6 +262,43 @@ describe('webhook deliveries', () => {
         'livemode true in both (only a requested test event is not live)',
         [generated?.event, gone?.event],
       );
+    },
+  );
+
+  check(
+    ['EVT-TYPE-REPORT-DELETED', 'EVT-SUBSCRIBE-EVENTS'],
+    "deleting a report sends report.deleted for its published record, none for its draft, and leaves another report's records",
+    async (context) => {
+      const webhook = await hooks.register(context, 'report-deletion', { events: ['report.deleted'] });
+      const created = async (path: string, body: Record<string, unknown>) => {
+        const exchange = await send('POST', path, { body });
+        expectWith(exchange.response.status === 201, `status 201 for POST ${path}`, exchange);
+        return (exchange.response.body as { id: string }).id;
+      };
+      const samples = [{ ts: Date.now(), values: { rpm: 1 } }];
+      const reportId = await created('/reports', { title: 'conformance report deletion' });
+      const keptReportId = await created('/reports', { title: 'conformance report kept' });
+      const publishedId = await created(`/reports/${reportId}/records`, { samples });
+      await send('POST', `/reports/${reportId}/records/${publishedId}/publish`);
+      const draftId = await created(`/reports/${reportId}/records`, { samples });
+      const keptId = await created(`/reports/${keptReportId}/records`, { samples });
+      const deleted = await send('DELETE', `/reports/${reportId}`);
+      expectWith(deleted.response.status === 200, 'status 200 for the report DELETE', deleted);
+      const aboutReport = (found: ParsedDelivery[]) =>
+        found.filter((each) => each.event?.type === 'report.deleted' && objectOf(each).reportId === reportId);
+      await hooks.waitFor(context, webhook, (found) => aboutReport(found).length > 0, deliveryWaitMs);
+      // A draft's event would be queued in the same transaction: a short grace for it to arrive too.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const records = aboutReport(hooks.deliveries(context, webhook)).map((each) => objectOf(each).id);
+      context.evidence('report.deleted about the report', records);
+      expectWith(
+        records.length === 1 && records[0] === publishedId,
+        `one report.deleted, about the published record ${publishedId} (not the draft ${draftId})`,
+        records,
+      );
+      const kept = await send('GET', `/reports/${keptReportId}/records/${keptId}`);
+      expectWith(kept.response.status === 200, "another report's record still there", kept);
+      await send('DELETE', `/reports/${keptReportId}`);
     },
   );
 

@@ -7,7 +7,7 @@ function escapeXml(text: string): string {
 
 function item(record: PublishedRecordRow, reportUrl: string): string {
   const title = escapeXml(record.title ?? record.id);
-  const published = new Date(record.publishedAt ?? record.createdAt).toUTCString();
+  const published = new Date(record.publishedAt).toUTCString();
   return `<item><title>${title}</title><guid isPermaLink="false">${record.id}</guid><pubDate>${published}</pubDate><link>${escapeXml(reportUrl)}</link><description>${record.sampleCount} samples</description></item>`;
 }
 

@@ -51,9 +51,19 @@ function createdStreamObject(
   return created as CreatedStream;
 }
 
+/** The stream's row, or the 404 for it: a missing stream and one deleted during a change are answered alike. */
+function streamFound(row: StreamRow | null, streamId: string): StreamRow {
+  return found(
+    row,
+    // Stryker disable next-line StringLiteral: equivalent, the kind only words the free-text message, which stays non-empty without it
+    'stream',
+    streamId,
+    'streamId',
+  );
+}
+
 export async function requireStream(context: ServiceContext, streamId: string): Promise<StreamRow> {
-  // Stryker disable next-line StringLiteral: equivalent, the kind only words the free-text message, which stays non-empty without it
-  return found(await context.store.streams.get(context.accountId, streamId), 'stream', streamId, 'streamId');
+  return streamFound(await context.store.streams.get(context.accountId, streamId), streamId);
 }
 
 async function requireReportForRecording(
@@ -126,8 +136,7 @@ export async function updateStream(
   }
   await requireReportForRecording(context, body.recordingReportId);
   const updated = await context.store.streams.update(context.accountId, streamId, body);
-  // Stryker disable next-line StringLiteral: equivalent, null here only if the stream was deleted between the read above and this write; the kind words the message alone
-  return streamObject(context, found(updated, 'stream', streamId, 'streamId'));
+  return streamObject(context, streamFound(updated, streamId));
 }
 
 /** `lifecycle` hears of the deletion once it is stored, so live subscribers are closed (x-connection-rules). */
