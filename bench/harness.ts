@@ -28,13 +28,18 @@ export function compareThroughput(
 ): BenchResult[] {
   const { rounds = 15, operationsPerRound = 20_000, warmupRounds = 3 } = options;
   const samples = candidates.map(() => [] as number[]);
+  const forward = candidates.map((_, index) => index);
+  const backward = [...forward].reverse();
   for (let round = 0; round < warmupRounds + rounds; round += 1) {
-    candidates.forEach((candidate, index) => {
+    // Every other round in reverse order: a candidate that always ran after the same neighbour would pay for its
+    // garbage (collections it left) and inherit its cache state in every round, which pairing rounds does not cancel.
+    for (const index of round % 2 === 0 ? forward : backward) {
+      const candidate = candidates[index] as Candidate;
       const started = process.hrtime.bigint();
       for (let operation = 0; operation < operationsPerRound; operation += 1) candidate.run();
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (round >= warmupRounds) samples[index]?.push(operationsPerRound / seconds);
-    });
+    }
   }
   return candidates.map((candidate, index) => ({
     label: candidate.label,
