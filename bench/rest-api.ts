@@ -7,13 +7,12 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { accountPlanMembers } from '../generated/types/facts.js';
 import type { RunningService } from '../reference/index.js';
 import { createApiKey } from '../reference/seed.js';
 import { type BenchReport, median, type RatioCheck } from './harness.js';
 import { type Backend, type BackendRun, backends } from './rest/backends.js';
-import { bareServer, type CapturedBodies } from './rest/bare-server.js';
+import { bareServer, type CapturedBodies, originOf } from './rest/bare-server.js';
 import {
   call,
   connections,
@@ -109,12 +108,6 @@ async function capturedBodies(baseUrl: string, key: string): Promise<CapturedBod
     bodies.push(await response.json());
   }
   return { created: bodies[0] as CapturedBodies['created'], list: bodies[1] as CapturedBodies['list'] };
-}
-
-function originOf(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the bare server has no TCP address');
-  return `http://${host}:${address.port}`;
 }
 
 /** Alternating rounds of one backend: per endpoint, warm-up then measured run on each side, the order flipped. */

@@ -11,7 +11,7 @@ import { start } from '../../reference/index.js';
 import { createApiKey } from '../../reference/seed.js';
 import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
 import { median } from '../harness.js';
-import { bareServer, type CapturedBodies, noStorage, storeStorage } from '../rest/bare-server.js';
+import { bareServer, type CapturedBodies, noStorage, originOf, storeStorage } from '../rest/bare-server.js';
 import { call, type Endpoint, requestsFor } from '../rest/load.js';
 
 const rounds = Number(process.argv[2] ?? 5);
@@ -90,11 +90,6 @@ const captured = { created: bodies[0], list: bodies[1] } as CapturedBodies;
 // the same route storing nothing, to show the store's own share.
 const bare = await bareServer(host, basePath, captured, await storeStorage(createMemoryStore(), 100));
 const unstored = await bareServer(host, basePath, captured, noStorage(100));
-const originOf = (app: typeof bare) => {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no address');
-  return `http://${host}:${address.port}`;
-};
 const sides: Record<Side, string> = {
   reference: base.origin,
   bare: originOf(bare),

@@ -23,49 +23,48 @@ export interface BareStorage {
 }
 
 /** One account on `executor` owning `reportCount` reports; the routes write and read through the table code. */
-export async function sqlStorage(executor: SqlExecutor, reportCount: number): Promise<BareStorage> {
-  const accountId = newId('AccountId');
-  const createdAt = new Date().toISOString();
-  await accountsTable(executor).insert({ id: accountId, plan: 'paid', defaultRegion: 'bench', createdAt });
-  const reports = reportsTable(executor);
-  for (let index = 0; index < reportCount; index += 1)
-    await reports.insert({
-      id: newId('ReportId'),
-      accountId,
-      title: `Bench report ${index + 1}`,
-      status: 'draft',
-      createdAt,
-    });
-  const streams = streamsTable(executor);
-  return {
-    insertStream: (row) => streams.insert({ ...row, accountId }),
-    listReports: async (limit) => (await reports.list(accountId, { limit })) ?? { items: [], hasMore: false },
+export function sqlStorage(executor: SqlExecutor, reportCount: number): Promise<BareStorage> {
+  const tables = {
+    accounts: accountsTable(executor),
+    reports: reportsTable(executor),
+    streams: streamsTable(executor),
   };
+  return storeStorage(tables, reportCount);
 }
 
 /**
- * One account in an in-memory test store of the bare side's own, written and read through the store's interface as
- * the reference does: the rows each created stream leaves on the heap (and the collector's work over them) are then
- * on both sides, so the in-memory ratio is the generated server's and the hooks' overhead (issue 16), not the store's.
+ * One account owning `reportCount` reports in the bare side's own tables (a database's table code, or an in-memory test
+ * store), written and read through the store's interface as the reference does. On the in-memory store the rows each
+ * created stream leaves on the heap (and the collector's work over them) are then on both sides, so that ratio is the
+ * generated server's and the hooks' overhead (issue 16), not the store's.
  */
-export async function storeStorage(store: Store, reportCount: number): Promise<BareStorage> {
+export async function storeStorage(
+  tables: Pick<Store, 'accounts' | 'reports' | 'streams'>,
+  reportCount: number,
+): Promise<BareStorage> {
   const accountId = newId('AccountId');
   const createdAt = new Date().toISOString();
-  await store.accounts.insert({ id: accountId, plan: 'paid', defaultRegion: 'bench', createdAt });
+  await tables.accounts.insert({ id: accountId, plan: 'paid', defaultRegion: 'bench', createdAt });
   for (let index = 0; index < reportCount; index += 1)
-    await store.reports.insert({
+    await tables.reports.insert({
       id: newId('ReportId'),
       accountId,
       title: `Bench report ${index + 1}`,
       status: 'draft',
-      recordCount: 0,
       createdAt,
     });
   return {
-    insertStream: (row) => store.streams.insert({ ...row, accountId }),
+    insertStream: (row) => tables.streams.insert({ ...row, accountId }),
     listReports: async (limit) =>
-      (await store.reports.list(accountId, { limit })) ?? { items: [], hasMore: false },
+      (await tables.reports.list(accountId, { limit })) ?? { items: [], hasMore: false },
   };
+}
+
+/** The http origin a bare server (or the reference's app) listens on. */
+export function originOf(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server has no TCP address');
+  return `http://${address.address}:${address.port}`;
 }
 
 /** No storage (diagnostics only): the stream is returned as built and the page is made of fixed rows. */
