@@ -60,31 +60,45 @@ interface ListFixture {
   itemId: string;
 }
 
-const webhookWithDelivery = once(async () => {
+const webhookWithDeliveries = once(async () => {
   const { webhook } = await createWebhook({ url: loopbackWebhookUrl, events: ['webhook.test'] });
-  // A test event queues one delivery, the only item a new webhook's delivery list can be given through the API.
-  expectOperationResponse('testWebhook', await call('testWebhook', { webhookId: webhook.id }), 201);
+  // Test events queue deliveries, the only items a new webhook's delivery list can be given through the API; two, so
+  // that the list has a second page at one item a page.
+  for (let sent = 0; sent < 2; sent += 1) {
+    expectOperationResponse('testWebhook', await call('testWebhook', { webhookId: webhook.id }), 201);
+  }
   const deliveries = await call('listWebhookDeliveries', { webhookId: webhook.id });
   const [delivery] = expectListPage<{ id: string }>('listWebhookDeliveries', deliveries).data;
   expectThat(delivery !== undefined, 'the test event listed among the webhook deliveries', deliveries);
   return { webhookId: webhook.id, deliveryId: delivery.id };
 });
 
-/** Each list operation's path parameters and one of its items, made when first needed. */
+/**
+ * Each list operation's path parameters and one of its items, made when first needed. Every list holds at least two
+ * items once its fixture is made, whatever else the target holds, so that each has a second page at one a page.
+ */
 const listFixtures: Readonly<Record<string, () => Promise<ListFixture>>> = {
   listReports: once(async () => ({ parameters: {}, itemId: (await reports()).latest.id })),
-  listStreams: once(async () => ({
-    parameters: {},
-    itemId: (await createStream({ title: 'Conformance pagination stream' })).stream.id,
-  })),
+  listStreams: once(async () => {
+    await createStream({ title: 'Conformance pagination stream, older' });
+    return {
+      parameters: {},
+      itemId: (await createStream({ title: 'Conformance pagination stream' })).stream.id,
+    };
+  }),
   listRecords: once(async () => {
     const { latest } = await reports();
+    await createRecord(latest.id, { samples: [sample(Date.now())] });
     const { record } = await createRecord(latest.id, { samples: [sample(Date.now())] });
     return { parameters: { reportId: latest.id }, itemId: record.id };
   }),
-  listWebhooks: once(async () => ({ parameters: {}, itemId: (await webhookWithDelivery()).webhookId })),
+  listWebhooks: once(async () => {
+    const { webhookId } = await webhookWithDeliveries();
+    await createWebhook({ url: loopbackWebhookUrl, events: ['webhook.test'] });
+    return { parameters: {}, itemId: webhookId };
+  }),
   listWebhookDeliveries: once(async () => {
-    const { webhookId, deliveryId } = await webhookWithDelivery();
+    const { webhookId, deliveryId } = await webhookWithDeliveries();
     return { parameters: { webhookId }, itemId: deliveryId };
   }),
 };
@@ -312,6 +326,49 @@ describe('pagination: parameters of every list operation', () => {
           const page = expectListPage<unknown>(operationId, exchange);
           expectThat(page.data.length <= value, `at most ${value} items`, exchange);
         }
+      }
+    },
+  );
+
+  restCheck(
+    [
+      'EP-CURSOR-PAGINATION',
+      'EP-LIST-AFTER',
+      'EP-BEFORE-CURSOR',
+      'RES-LIST-NEXT-CURSOR',
+      'RES-LIST-HAS-MORE',
+    ],
+    'at one item a page, every list leads from its first item to the next and back',
+    async () => {
+      for (const operationId of listOperations) {
+        const { parameters } = await listFixture(operationId);
+        const pageOf = async (query: Record<string, string | number>) => {
+          const exchange = await call(operationId, parameters, { query: { [limitParameter]: 1, ...query } });
+          return { exchange, ...expectListPage<{ id: string }>(operationId, exchange) };
+        };
+        const first = await pageOf({});
+        const firstId = first.data[0]?.id;
+        expectThat(
+          firstId !== undefined && first.hasMore && first.nextCursor === firstId,
+          `${operationId}: one item, hasMore, and nextCursor its id (the list holds two or more)`,
+          first.exchange,
+        );
+        const second = await pageOf({ [cursorParameter]: first.nextCursor ?? '' });
+        const secondId = second.data[0]?.id;
+        expectThat(
+          secondId !== undefined && secondId !== firstId,
+          `${operationId}: the page after ${firstId} holds another item`,
+          second.exchange,
+        );
+        const back = await pageOf({ [reverseCursorParameter]: secondId ?? '' });
+        // Another check may add an item meanwhile; then the page before is no longer the list's start.
+        expectThat(
+          back.data.length === 1 &&
+            back.data[0]?.id === firstId &&
+            back.nextCursor === (back.hasMore ? firstId : null),
+          `${operationId}: the page before ${secondId} holds ${firstId}, nextCursor matching hasMore`,
+          back.exchange,
+        );
       }
     },
   );
