@@ -119,7 +119,56 @@ describe('OAuth: each client its own codes and tokens', () => {
   );
 });
 
-describe('OAuth: each client its own rate window', () => {
+/** Tries of the shared-window check: a try that straddles a window's end is told apart by a remainder that rose. */
+const sharedWindowTries = 3;
+
+describe('OAuth: a rate window per grant', () => {
+  check(
+    ['INF-OPENAPI-X-RATE-LIMIT-WINDOW'],
+    "an OAuth grant is one credential: a token refreshed from it counts against the grant's window, and another grant of the same client has a window of its own",
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const read = (accessToken: string) =>
+        send(routes.getAccount.method, routes.getAccount.url, { key: accessToken });
+      const remainderOf = async (accessToken: string) => {
+        const exchange = await read(accessToken);
+        return { exchange, remaining: quotaField(exchange, remainingHeader, 'r') };
+      };
+      let lastTry: { first: number; refreshed: number; exchange: Awaited<ReturnType<typeof read>> } | null =
+        null;
+      for (let attempt = 0; attempt < sharedWindowTries; attempt += 1) {
+        const issued = await obtainTokens(means, accountScope);
+        const refreshed = tokensOf(await refreshTokens(means, issued.refresh_token));
+        const first = await remainderOf(issued.access_token);
+        for (let request = 1; request < firstClientRequests; request += 1) await read(issued.access_token);
+        const after = await remainderOf(refreshed.access_token);
+        lastTry = { first: first.remaining, refreshed: after.remaining, exchange: after.exchange };
+        // The grant's window fell by one a request; a remainder that did not fall may be a new window: try again.
+        if (after.remaining < first.remaining) break;
+      }
+      expectThat(
+        lastTry !== null && lastTry.refreshed === lastTry.first - firstClientRequests,
+        `the refreshed token's ${remainingHeader} remainder ${firstClientRequests} below the first token's after its ${firstClientRequests} requests (first ${lastTry?.first}, refreshed ${lastTry?.refreshed}, in ${sharedWindowTries} tries)`,
+        lastTry?.exchange ?? null,
+      );
+      const [one, other] = await Promise.all([
+        obtainTokens(means, accountScope),
+        obtainTokens(means, accountScope),
+      ]);
+      const before = await remainderOf(other.access_token);
+      for (let request = 0; request < firstClientRequests; request += 1) await read(one.access_token);
+      const after = await remainderOf(other.access_token);
+      // Its own request lowers it by one; a window that began in between raises it.
+      const fell = before.remaining - after.remaining;
+      expectThat(
+        fell < 1 + firstClientRequests,
+        `another grant of the same client not lowered by the first grant's ${firstClientRequests} requests; its ${remainingHeader} remainder fell by ${fell}`,
+        after.exchange,
+      );
+    },
+  );
+
   check(
     ['INF-OPENAPI-X-RATE-LIMIT-WINDOW'],
     "another client's access token counts against a window of its own: requests with the first client's token leave the second's RateLimit remainder alone",

@@ -9,7 +9,7 @@ export const apiPolicies = {
     window: {
       kind: 'fixed',
       counts: 'every request that reaches authentication with a valid credential, errors included',
-      isolation: 'each credential has its own window; one key\'s exhaustion never affects another',
+      isolation: 'each credential has its own window; one key\'s exhaustion never affects another. An OAuth grant is one credential: the access tokens of one authorization (the first and every one refreshed from it) share its window, and each other grant, of the same client or another, has its own',
       headers: ['RateLimit-Policy', 'RateLimit', 'Retry-After'],
     },
     perAddress: {

@@ -4,7 +4,7 @@ import { securitySchemeFacts } from '../../generated/types/facts.js';
 import { ManualClock } from '../clock.js';
 import { AccessTokens } from './access-tokens.js';
 
-const claims = { accountId: 'acct_1', clientId: 'cl_1', scope: 'streams:read' };
+const claims = { accountId: 'acct_1', clientId: 'cl_1', scope: 'streams:read', grantId: 'grant_1' };
 
 describe('access tokens', () => {
   it('verifies until the lifetime of the spec has passed, then reports expiry', async () => {

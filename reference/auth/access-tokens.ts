@@ -9,6 +9,8 @@ export interface AccessTokenClaims {
   accountId: string;
   clientId: string;
   scope: string;
+  /** The OAuth grant (refresh token family) the token was issued for: its rate window is the grant's. */
+  grantId: string;
 }
 
 /** The claims issue() puts in every token. */
@@ -16,6 +18,7 @@ interface IssuedClaims {
   sub: string;
   scope: string;
   client_id: string;
+  grant_id: string;
   jti: string;
 }
 
@@ -37,7 +40,7 @@ export class AccessTokens {
 
   async issue(claims: AccessTokenClaims): Promise<string> {
     const issuedAt = Math.floor(this.clock.now() / 1000);
-    return new SignJWT({ scope: claims.scope, client_id: claims.clientId })
+    return new SignJWT({ scope: claims.scope, client_id: claims.clientId, grant_id: claims.grantId })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.accountId)
       .setJti(randomBase62(16))
@@ -53,10 +56,10 @@ export class AccessTokens {
         currentDate: new Date(this.clock.now()),
         clockTolerance: 0,
       });
-      // Only issue() signs with this key, and it sets all four claims as strings: a token that verifies has them (a
+      // Only issue() signs with this key, and it sets all five claims as strings: a token that verifies has them (a
       // test of their types was dead code, mutants no request can reach).
-      const { sub, scope, client_id: clientId, jti } = payload;
-      return { ok: true, claims: { accountId: sub, clientId, scope }, tokenId: jti };
+      const { sub, scope, client_id: clientId, grant_id: grantId, jti } = payload;
+      return { ok: true, claims: { accountId: sub, clientId, scope, grantId }, tokenId: jti };
     } catch (error) {
       return { ok: false, expired: error instanceof errors.JWTExpired };
     }

@@ -84,10 +84,28 @@ describe('authenticate', () => {
   });
 
   it('reports an expired access token as token_expired', async () => {
-    const token = await accessTokens.issue({ accountId: 'acct_1', clientId: 'cl_1', scope: 'streams:read' });
+    const token = await accessTokens.issue({
+      accountId: 'acct_1',
+      clientId: 'cl_1',
+      scope: 'streams:read',
+      grantId: 'grant_1',
+    });
     expect(await codeOf(`Bearer ${token}`)).toBe('ok');
     clock.advance(accessTokens.lifetimeSeconds * 1000);
     expect(await codeOf(`Bearer ${token}`)).toBe('401 token_expired');
+  });
+});
+
+describe('rate windows of access tokens', () => {
+  const windowOf = async (grantId: string, clientId = 'cl_1') => {
+    const token = await accessTokens.issue({ accountId: 'acct_1', clientId, scope: 'streams:read', grantId });
+    return (await authenticate(`Bearer ${token}`, sources)).rateLimitKey;
+  };
+
+  it('is the grant: tokens of one grant share it, two grants of one client each have their own', async () => {
+    expect(await windowOf('grant_1')).toBe(await windowOf('grant_1'));
+    expect(await windowOf('grant_1')).not.toBe(await windowOf('grant_2'));
+    expect(await windowOf('grant_1', 'cl_2')).not.toBe(await windowOf('grant_2', 'cl_2'));
   });
 });
 

@@ -104,13 +104,14 @@ export async function authenticate(
     }
     throw problem('invalid_token', unrecognisedTokenMessage(token), undefined, challenge('invalid_token'));
   }
-  const { accountId, clientId, scope } = checked.claims;
+  const { accountId, grantId, scope } = checked.claims;
   return {
     accountId,
     // Stryker disable next-line StringLiteral: equivalent for this spec, the kind is read only to choose between alternatives that ask the same scopes (authorize below) and to tell a publishable key
     kind: 'oauth',
     scopes: new Set(scope.split(' ')),
-    rateLimitKey: `oauth:${clientId}:${accountId}`,
+    // The spec's window is per OAuth grant: every token refreshed from one authorization shares it.
+    rateLimitKey: `oauth:${grantId}`,
   };
 }
 

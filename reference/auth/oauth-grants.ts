@@ -68,7 +68,7 @@ async function issueTokens(
     usedAt: null,
     revokedAt: null,
   });
-  const accessToken = await dependencies.accessTokens.issue(grant);
+  const accessToken = await dependencies.accessTokens.issue({ ...grant, grantId: grant.familyId });
   return {
     access_token: accessToken,
     token_type: 'Bearer',

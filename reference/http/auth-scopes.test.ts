@@ -47,6 +47,7 @@ const issue = (service: ServiceFixture, account: CreatedAccount, scopes: readonl
   service.dependencies.accessTokens.issue({
     accountId: account.accountId,
     clientId: 'cl_test',
+    grantId: 'grant_test',
     scope: scopes.join(' '),
   });
 const oauthScopes = (operationId: RestOperationId) => scopesOf(operationId, oauthSchemeName);
@@ -158,6 +159,7 @@ const credentialCases: Array<
           await stranger.issue({
             accountId: account.accountId,
             clientId: 'cl_test',
+            grantId: 'grant_test',
             scope: oauthScopes(operationId).join(' '),
           }),
         );
