@@ -85,6 +85,33 @@ describe('OAuth scopes', () => {
   );
 
   check(
+    ['AUTH-SCOPES', 'EP-BEARER'],
+    'a token granted every scope at once holds each: its token response lists them all, and it works on every operation',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const tokens = await obtainTokens(means, allScopes.join(' '));
+      const granted = new Set(tokens.scope.split(' '));
+      const missing = allScopes.filter((scope) => !granted.has(scope));
+      expectThat(
+        missing.length === 0,
+        `scope "${tokens.scope}" lists every scope asked for (missing: ${missing.join(', ')})`,
+        tokens.exchange,
+      );
+      const probes = await probeOperations(
+        credentialedOperations.filter((route) => allows(route, oauthScheme, allScopes)),
+        { key: tokens.access_token },
+      );
+      expectEvery(
+        probes,
+        wasLetThrough,
+        'neither an authentication nor a permission error (nor a 5xx) for a token holding every scope',
+      );
+    },
+    60_000,
+  );
+
+  check(
     ['ERR-INVALID-TOKEN'],
     `an access token whose signature was altered is ${statusAndCode(invalidCode)}`,
     async ({ skip }) => {
