@@ -282,6 +282,22 @@ describe('OAuth authorization request (inferred details)', () => {
 
   check(
     ['INF-OPENAPI-PATHS-OAUTH-AUTHORIZE-GET-PARAMETERS-6'],
+    'a code_challenge_method without a code_challenge gets no code',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const state = freshState();
+      const exchange = await attempt(means, { scope: accountScope, state, challengeMethod: 'S256' });
+      expectThat(
+        refusedWithoutCode(exchange, means, 'invalid_request', state),
+        'a 400 page, or a 302 to redirect_uri with error=invalid_request, the state as sent and no code',
+        exchange,
+      );
+    },
+  );
+
+  check(
+    ['INF-OPENAPI-PATHS-OAUTH-AUTHORIZE-GET-PARAMETERS-6'],
     'a code_challenge_method other than S256 (plain) gets no code',
     async ({ skip }) => {
       const means = oauthMeans();

@@ -86,10 +86,10 @@ export function authorizationFields(
     scope: parameters.scope,
   };
   if (parameters.state !== null) fields.state = parameters.state ?? freshState();
-  if (parameters.challenge !== undefined) {
-    fields.code_challenge = parameters.challenge;
+  if (parameters.challenge !== undefined) fields.code_challenge = parameters.challenge;
+  // A method goes with a challenge (S256 unless told), or alone when a check sends it without one.
+  if (parameters.challenge !== undefined || parameters.challengeMethod !== undefined)
     fields.code_challenge_method = parameters.challengeMethod ?? 'S256';
-  }
   return fields;
 }
 
