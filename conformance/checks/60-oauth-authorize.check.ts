@@ -161,7 +161,7 @@ describe('OAuth authorization request', () => {
 
   check(
     ['AUTH-OAUTH-AUTHORIZE'],
-    'a request the authorization server cannot honour gets no code: response_type other than code, no scope, an unknown scope (PKCE plain has its own check)',
+    'a request the authorization server cannot honour gets no code: response_type other than code (with and without state), no scope, an unknown scope (PKCE plain has its own check)',
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
@@ -172,6 +172,12 @@ describe('OAuth authorization request', () => {
           'unsupported_response_type',
           'for response_type=token',
         ],
+        // RFC 6749 section 4.1.2.1: the error redirect carries state only if the request did.
+        [
+          { scope: accountScope, responseType: 'token', state: null },
+          'unsupported_response_type',
+          'for response_type=token without state',
+        ],
         [{ scope: '' }, 'invalid_scope', 'for an empty scope'],
         [
           { scope: `${accountScope} conformance:unknown` },
@@ -180,11 +186,11 @@ describe('OAuth authorization request', () => {
         ],
       ];
       for (const [parameters, rfcError, when] of refusals) {
-        const state = freshState();
+        const state = parameters.state === null ? null : freshState();
         const exchange = await attempt(means, { ...parameters, state });
         expectThat(
           refusedWithoutCode(exchange, means, rfcError, state),
-          `a 400 page, or a 302 to redirect_uri with error=${rfcError}, the state as sent and no code, ${when}`,
+          `a 400 page, or a 302 to redirect_uri with error=${rfcError}, the state as sent (none if none) and no code, ${when}`,
           exchange,
         );
       }

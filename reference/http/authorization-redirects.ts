@@ -25,7 +25,11 @@ export function redirectInvalidAuthorization(
     const strings = Object.fromEntries(
       Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
     );
-    const check = await checkAuthorizationRequest(dependencies.store, strings);
+    const check = await checkAuthorizationRequest(dependencies.store, {
+      ...strings,
+      client_id: query.client_id,
+      redirect_uri: query.redirect_uri,
+    });
     if (check.kind === 'show-error') return;
     const state = typeof query.state === 'string' && query.state !== '' ? { state: query.state } : {};
     const location =
