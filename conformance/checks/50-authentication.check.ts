@@ -218,9 +218,18 @@ describe('authentication answers (inferred details)', () => {
 
   check(
     ['INF-SCHEMAS-ERROR-CODE-ONEOF-MISSING_TOKEN'],
-    `${missingCode} comes with its status's error type`,
+    `${missingCode} comes with its status's error type, also for an Authorization header whose value is empty`,
     async () => {
       expectEvery(await withoutAuthorization(), typed(missingCode), errorLabel(missingCode));
+      const blank = await send(routes.getAccount.method, routes.getAccount.url, {
+        key: null,
+        headers: { Authorization: '' },
+      });
+      expectThat(
+        typed(missingCode)(blank),
+        `${errorLabel(missingCode)} for an empty Authorization header`,
+        blank,
+      );
     },
   );
 

@@ -13,7 +13,7 @@ export const errorTypes = {
 /** Every error code with its HTTP status and type. */
 export const errorCodes = {
   param_required: { status: 400, type: 'invalid_request_error', description: 'A required parameter is missing; `param` names it.' },
-  missing_token: { status: 401, type: 'authentication_error', description: 'No Authorization header.' },
+  missing_token: { status: 401, type: 'authentication_error', description: 'No Authorization header, or one whose value is empty.' },
   invalid_token: { status: 401, type: 'authentication_error', description: 'Token malformed or signature invalid (also an unknown API key).' },
   token_expired: { status: 401, type: 'authentication_error', description: 'Access token expired; refresh it.' },
   key_revoked: { status: 401, type: 'authentication_error', description: 'API key revoked (or replaced by rolling it).' },

@@ -406,7 +406,7 @@ export const errorCodeMembers = {
   },
   missing_token: {
     role: 'missing-credentials',
-    description: 'No Authorization header.',
+    description: 'No Authorization header, or one whose value is empty.',
     status: 401,
     type_: 'authentication_error',
   },
