@@ -174,8 +174,9 @@ describe('pagination: walking a list of 25 reports 10 at a time', () => {
       'RES-LIST-ENVELOPE',
       'EP-LIST-REPORTS',
       'EP-LIST-REPORTS-200',
+      'RES-REPORT-URL',
     ],
-    'after walks every report once, hasMore until the last page, whose nextCursor is null',
+    'after walks every report once, hasMore until the last page, whose nextCursor is null; each with its reportUrl',
     async () => {
       const { made, latest } = await reports();
       const pages = await forwardWalk();
@@ -197,6 +198,19 @@ describe('pagination: walking a list of 25 reports 10 at a time', () => {
       const repeated = firstRepeated(ids);
       const lastPage = pages.at(-1)?.exchange ?? null;
       expectThat(repeated === undefined, `no report twice in the walk (${repeated} was)`, lastPage);
+      // Each listed report carries the reportUrl it was created with (a list fills them apart from a GET).
+      const listed = new Map(
+        pages.flatMap((page) => page.data.map((report) => [report.id, report] as const)),
+      );
+      const moved = [...made, latest].find((report) => {
+        const item = listed.get(report.id);
+        return item !== undefined && item.reportUrl !== report.reportUrl;
+      });
+      expectThat(
+        moved === undefined,
+        `each listed report's reportUrl as created (${moved?.id}: ${listed.get(moved?.id ?? '')?.reportUrl}, created with ${moved?.reportUrl})`,
+        pages[0]?.exchange ?? null,
+      );
       const lost = [...made, latest].filter((report) => !ids.includes(report.id));
       expectThat(
         lost.length === 0,

@@ -56,6 +56,8 @@ interface ReportEvents {
   deliveries: ParsedDelivery[];
   /** The answer to the record's DELETE. */
   deleted: Exchange;
+  /** A draft record deleted before it: no report.deleted about it (it was never in the feed). */
+  draftId: string;
   /** A webhook of the account not subscribed to report events. */
   other: RegisteredWebhook;
 }
@@ -78,6 +80,13 @@ function reportEvents(context: CheckContext): Promise<ReportEvents> {
       body: { samples: [{ ts: Date.now(), values: { rpm: 1 } }] },
     });
     const recordId = (record.response.body as { id: string }).id;
+    const draft = await send('POST', `/reports/${reportId}/records`, {
+      body: { samples: [{ ts: Date.now(), values: { rpm: 2 } }] },
+    });
+    const draftId = (draft.response.body as { id: string }).id;
+    // Deleted first: deliveries to one webhook go out oldest first, so its event, were there one, comes before the
+    // published record's.
+    await send('DELETE', `/reports/${reportId}/records/${draftId}`);
     await send('POST', `/reports/${reportId}/records/${recordId}/publish`);
     const deleted = await send('DELETE', `/reports/${reportId}/records/${recordId}`);
     const deliveries = await hooks.waitFor(
@@ -91,7 +100,7 @@ function reportEvents(context: CheckContext): Promise<ReportEvents> {
       'events',
       deliveries.map((each) => each.event),
     );
-    return { deliveries, deleted, other };
+    return { deliveries, deleted, draftId, other };
   })();
   return reportEventsRun;
 }
@@ -228,10 +237,18 @@ describe('webhook deliveries', () => {
       'STATE-RECORD-DELETED-EVENT',
       'EVT-SUBSCRIBE-EVENTS',
     ],
-    'publishing a record sends report.generated, deleting it report.deleted, only to webhooks subscribed to them',
+    'publishing a record sends report.generated, deleting it report.deleted (a deleted draft sends none), only to webhooks subscribed to them',
     async (context) => {
-      const { deliveries, deleted, other } = await reportEvents(context);
+      const { deliveries, deleted, draftId, other } = await reportEvents(context);
       const { generated, gone } = reportEventsOf(deliveries);
+      const aboutDraft = deliveries.filter(
+        (each) => each.event?.type === 'report.deleted' && objectOf(each).id === draftId,
+      );
+      expectWith(
+        aboutDraft.length === 0,
+        `no report.deleted for the draft record ${draftId}, deleted unpublished`,
+        aboutDraft.map((each) => each.event),
+      );
       expectWith(
         generated !== undefined,
         'report.generated delivered',
