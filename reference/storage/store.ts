@@ -28,6 +28,13 @@ export interface PageRequest {
   before?: string;
 }
 
+/** A page's limit, or a RangeError: every store refuses a page without a whole, positive limit alike. */
+export function pageLimit(page: PageRequest): number {
+  if (!Number.isInteger(page.limit) || page.limit < 1)
+    throw new RangeError(`a page needs a whole, positive limit, not ${page.limit}`);
+  return page.limit;
+}
+
 /** A page: items newest first, whether more exist in the direction paged, or `null` when the cursor names nothing. */
 export interface Page<Row> {
   items: Row[];

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../sql-executor.js';
-import type { Page, PageRequest } from '../store.js';
+import { type Page, type PageRequest, pageLimit } from '../store.js';
 import { type Column, fieldsOf, type OwnedTableShape, SqlParameters } from './columns.js';
 import { selectRows } from './table-statements.js';
 
@@ -45,7 +45,8 @@ export async function listPage<Row extends { createdAt: string }>(
   }
   const backwards = page.after === undefined && page.before !== undefined;
   const direction = backwards ? 'ASC' : 'DESC';
-  const limit = parameters.add(page.limit + 1);
+  const pageSize = pageLimit(page);
+  const limit = parameters.add(pageSize + 1);
   const rows = await selectRows(
     executor,
     shape,
@@ -53,8 +54,8 @@ export async function listPage<Row extends { createdAt: string }>(
     parameters.values,
     `ORDER BY ${created} ${direction}, t.seq ${direction} LIMIT ${limit}::integer`,
   );
-  const items = rows.slice(0, page.limit);
-  return { items: backwards ? items.reverse() : items, hasMore: rows.length > page.limit };
+  const items = rows.slice(0, pageSize);
+  return { items: backwards ? items.reverse() : items, hasMore: rows.length > pageSize };
 }
 
 function filterEqualities<Row>(shape: OwnedTableShape<Row>, filter: object): Equality[] {

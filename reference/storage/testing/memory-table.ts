@@ -1,4 +1,4 @@
-import type { Page, PageRequest, ResourceTable } from '../store.js';
+import { type Page, type PageRequest, pageLimit, type ResourceTable } from '../store.js';
 
 /**
  * Undo steps of the transaction in progress (null outside one). Every write of the in-memory store goes through
@@ -168,6 +168,7 @@ function listPage<Row extends Listed>(
   page: PageRequest,
   filter: object,
 ): Page<Row> | null {
+  const limit = pageLimit(page);
   const after = cursorEntry(table, accountId, filter, page.after);
   const before = cursorEntry(table, accountId, filter, page.before);
   if (after === null || before === null) return null;
@@ -183,8 +184,8 @@ function listPage<Row extends Listed>(
   const backwards = page.after === undefined && page.before !== undefined;
   // Sorted oldest first: newest first is from the end; `before` alone wants the ones nearest the cursor.
   const ordered = backwards ? chosen : chosen.reverse();
-  const items = ordered.slice(0, page.limit).map((entry) => table.read(entry) as Row);
-  return { items: backwards ? items.reverse() : items, hasMore: ordered.length > page.limit };
+  const items = ordered.slice(0, limit).map((entry) => table.read(entry) as Row);
+  return { items: backwards ? items.reverse() : items, hasMore: ordered.length > limit };
 }
 
 /** The ResourceTable over one MemoryTable: every read and write scoped to the account. */

@@ -58,6 +58,18 @@ function describePaging(context: ContractContext): void {
       expect(idsOf(between)).toEqual(ids.slice(3, 6));
     });
 
+    it('refuses a page without a whole, positive limit on every store alike', async () => {
+      const store = context.store();
+      const accountId = await newAccount(store);
+      await insertStreams(store, accountId, 2);
+      // The types forbid it; a caller that slips (or a mutant) must fail on the test store as it does on SQL.
+      for (const limit of [undefined, Number.NaN, 0, 1.5]) {
+        await expect(
+          store.streams.list(accountId, { limit } as unknown as { limit: number }),
+        ).rejects.toThrow();
+      }
+    });
+
     it('newest first by createdAt even when rows arrive out of that order (two nodes writing at once)', async () => {
       const store = context.store();
       const accountId = await newAccount(store);
