@@ -85,7 +85,7 @@ describe('OAuth scopes', () => {
   );
 
   check(
-    ['AUTH-SCOPES', 'EP-BEARER'],
+    ['AUTH-SCOPES', 'AUTH-TOKEN-SCOPE'],
     'a token granted every scope at once holds each: its token response lists them all, and it works on every operation',
     async ({ skip }) => {
       const means = oauthMeans();
