@@ -6,7 +6,7 @@ import { describe } from 'vitest';
 import { routes } from '../../generated/server/routes.js';
 import { apiPolicies } from '../../generated/types/facts.js';
 import { check, expectThat } from '../harness/check.js';
-import { send } from '../harness/probe.js';
+import { type Exchange, send } from '../harness/probe.js';
 import { currentTarget } from '../harness/target.js';
 import {
   exchangeCode,
@@ -51,6 +51,32 @@ const sendToken = () => tokenSender(currentTarget().authUrl ?? '');
 const remainingHeader = apiPolicies.rateLimit.window.headers[1];
 /** Requests with the first client's token between two reads of the second client's remainder. */
 const firstClientRequests = 5;
+
+/** One request with an access token, counted against its window: GET /account. */
+const readAccount = (accessToken: string) =>
+  send(routes.getAccount.method, routes.getAccount.url, { key: accessToken });
+
+/** GET /account with `accessToken`, and the window's remainder its answer reports. */
+async function remainderOf(accessToken: string): Promise<{ exchange: Exchange; remaining: number }> {
+  const exchange = await readAccount(accessToken);
+  return { exchange, remaining: quotaField(exchange, remainingHeader, 'r') };
+}
+
+/**
+ * `firstClientRequests` requests with `busy` between two reads with `other`: the other token's remainder may fall by
+ * its own request only (a window that began in between raises it). `whose` names the two in the failure.
+ */
+async function expectOwnWindow(busy: string, other: string, whose: { busy: string; other: string }) {
+  const before = await remainderOf(other);
+  for (let request = 0; request < firstClientRequests; request += 1) await readAccount(busy);
+  const after = await remainderOf(other);
+  const fell = before.remaining - after.remaining;
+  expectThat(
+    fell < 1 + firstClientRequests,
+    `${whose.other}'s ${remainingHeader} remainder not lowered by ${whose.busy}'s ${firstClientRequests} requests; it fell by ${fell}`,
+    after.exchange,
+  );
+}
 
 describe('OAuth: each client its own codes and tokens', () => {
   check(
@@ -129,19 +155,13 @@ describe('OAuth: a rate window per grant', () => {
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
-      const read = (accessToken: string) =>
-        send(routes.getAccount.method, routes.getAccount.url, { key: accessToken });
-      const remainderOf = async (accessToken: string) => {
-        const exchange = await read(accessToken);
-        return { exchange, remaining: quotaField(exchange, remainingHeader, 'r') };
-      };
-      let lastTry: { first: number; refreshed: number; exchange: Awaited<ReturnType<typeof read>> } | null =
-        null;
+      let lastTry: { first: number; refreshed: number; exchange: Exchange } | null = null;
       for (let attempt = 0; attempt < sharedWindowTries; attempt += 1) {
         const issued = await obtainTokens(means, accountScope);
         const refreshed = tokensOf(await refreshTokens(means, issued.refresh_token));
         const first = await remainderOf(issued.access_token);
-        for (let request = 1; request < firstClientRequests; request += 1) await read(issued.access_token);
+        for (let request = 1; request < firstClientRequests; request += 1)
+          await readAccount(issued.access_token);
         const after = await remainderOf(refreshed.access_token);
         lastTry = { first: first.remaining, refreshed: after.remaining, exchange: after.exchange };
         // The grant's window fell by one a request; a remainder that did not fall may be a new window: try again.
@@ -156,16 +176,10 @@ describe('OAuth: a rate window per grant', () => {
         obtainTokens(means, accountScope),
         obtainTokens(means, accountScope),
       ]);
-      const before = await remainderOf(other.access_token);
-      for (let request = 0; request < firstClientRequests; request += 1) await read(one.access_token);
-      const after = await remainderOf(other.access_token);
-      // Its own request lowers it by one; a window that began in between raises it.
-      const fell = before.remaining - after.remaining;
-      expectThat(
-        fell < 1 + firstClientRequests,
-        `another grant of the same client not lowered by the first grant's ${firstClientRequests} requests; its ${remainingHeader} remainder fell by ${fell}`,
-        after.exchange,
-      );
+      await expectOwnWindow(one.access_token, other.access_token, {
+        busy: 'the first grant',
+        other: 'another grant of the same client',
+      });
     },
   );
 
@@ -179,18 +193,10 @@ describe('OAuth: a rate window per grant', () => {
         obtainTokens(clients.first, accountScope),
         obtainTokens(clients.other, accountScope),
       ]);
-      const read = (accessToken: string) =>
-        send(routes.getAccount.method, routes.getAccount.url, { key: accessToken });
-      const before = await read(otherTokens.access_token);
-      for (let request = 0; request < firstClientRequests; request += 1) await read(firstTokens.access_token);
-      const after = await read(otherTokens.access_token);
-      // Its own request lowers it by one; a window that began in between raises it.
-      const fell = quotaField(before, remainingHeader, 'r') - quotaField(after, remainingHeader, 'r');
-      expectThat(
-        fell < 1 + firstClientRequests,
-        `the second client's ${remainingHeader} remainder not lowered by the first client's ${firstClientRequests} requests; it fell by ${fell}`,
-        after,
-      );
+      await expectOwnWindow(firstTokens.access_token, otherTokens.access_token, {
+        busy: 'the first client',
+        other: 'the second client',
+      });
     },
   );
 });
