@@ -3,7 +3,8 @@
 // from V8's sampling heap profiler with collected objects included (so garbage counts, not only what stays), and the
 // young-generation collections each side caused. Prints each side's total and the functions whose allocations differ
 // most (issue 16: the CPU gap between the two is spread thin, and what a request allocates is one place it can hide).
-// inject() allocates for both sides alike (light-my-request's request and response); compare differences.
+// inject() allocates for both sides alike (light-my-request's request and response); compare differences. In a scratch
+// worktree with `rest-ablation.patch` applied, ABLATE=headers,auth,... turns those switches on (without it: nothing).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
@@ -95,6 +96,12 @@ const senders: Record<Side, () => Promise<void>> = {
     if (reply.statusCode !== 201) throw new Error(`bare: ${reply.statusCode} ${reply.body}`);
   },
 };
+(globalThis as { __ablate?: Record<string, boolean> }).__ablate = Object.fromEntries(
+  (process.env.ABLATE ?? '')
+    .split(',')
+    .filter((name) => name !== '')
+    .map((name) => [name, true]),
+);
 const results = new Map<Side, Awaited<ReturnType<typeof allocations>>>();
 try {
   for (const side of sideNames.filter((name) => only === undefined || name === only)) {
