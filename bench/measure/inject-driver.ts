@@ -1,4 +1,4 @@
-// What `rest-inject.ts` and `rest-inject-ab.ts` share: requests through Fastify's `inject()` with rotating keys, the
+// What `rest-inject.ts`, `rest-inject-ab.ts` and `rest-cpu-ab.ts` share: requests through Fastify's `inject()` with rotating keys, the
 // POST and GET of the REST benchmark, and CPU per request over one round.
 import { loadavg } from 'node:os';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -64,4 +64,37 @@ export function loadAverageLine(): string {
   return `load average at the end: ${loadavg()
     .map((value) => value.toFixed(2))
     .join(' ')}`;
+}
+
+/**
+ * Two trees' references measured in turn (`measure` gives one round's CPU per request of a side): a warm-up round not
+ * counted, then `rounds` rounds with the order flipped each time; prints each side's minimum, first quartile and median.
+ * Stops both sides at the end.
+ */
+export async function compareTrees<Side extends { stop: () => Promise<void> }>(
+  sides: { before: Side; after: Side },
+  rounds: number,
+  measure: (side: Side) => Promise<number>,
+  label: string,
+): Promise<void> {
+  const figures: Record<string, number[]> = { before: [], after: [] };
+  try {
+    for (let index = 0; index <= rounds; index += 1) {
+      const order = index % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
+      for (const name of order) {
+        const perRequest = await measure(sides[name]);
+        if (index > 0) figures[name]?.push(perRequest);
+      }
+    }
+  } finally {
+    for (const side of Object.values(sides)) await side.stop();
+  }
+  for (const [name, values] of Object.entries(figures)) {
+    const sorted = [...values].sort((left, right) => left - right);
+    const at = (fraction: number) => (sorted[Math.floor(sorted.length * fraction)] ?? Number.NaN).toFixed(1);
+    console.log(
+      `${label} ${name.padEnd(6)} min ${at(0)} µs, first quartile ${at(0.25)}, median ${at(0.5)} (${rounds} rounds)`,
+    );
+  }
+  console.log(loadAverageLine());
 }

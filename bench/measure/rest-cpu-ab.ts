@@ -4,10 +4,10 @@
 // inject() A/B (`rest-inject-ab.ts`) leaves out the socket, the HTTP parser and the header writing, and a change
 // measured there can look larger or smaller than it is in a serving process (issue 16). The other tree is a plain copy:
 //   mkdir -p .tmp/base && git archive <commit> | tar -x -C .tmp/base && ln -s ../../node_modules .tmp/base/node_modules
-import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { loadAverageLine, operationFromEnvironment, streamBody } from './inject-driver.js';
+import { drive } from './child-load.js';
+import { compareTrees, operationFromEnvironment, streamBody } from './inject-driver.js';
 
 type Start = typeof import('../../reference/index.js')['start'];
 type CreateApiKey = typeof import('../../reference/seed.js')['createApiKey'];
@@ -30,21 +30,6 @@ const endpoint =
         expectedStatus: 200,
         body: undefined,
       };
-
-/** Sends `amount` requests from a child process (this tree's driver); resolves with the counts by outcome. */
-function drive(origin: string, requests: unknown[], amount: number): Promise<{ ok: number; other: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(import.meta.dirname, 'rest-cpu-driver.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-    });
-    child.once('message', (message) => {
-      resolve(message as { ok: number; other: number });
-      child.kill();
-    });
-    child.once('error', reject);
-    child.send({ origin, requests, amount });
-  });
-}
 
 interface Side {
   /** Requests for one round, each key fresh (the paid plan's window admits a key 500 times a minute). */
@@ -92,29 +77,16 @@ async function startSide(tree: string): Promise<Side> {
   };
 }
 
-const sides = { before: await startSide(trees.before), after: await startSide(trees.after) };
-const figures: Record<string, number[]> = { before: [], after: [] };
-try {
-  // The first round warms both sides up and is not counted; the order flips every round.
-  for (let index = 0; index <= rounds; index += 1) {
-    const order = index % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-    for (const name of order) {
-      const requests = await sides[name].requests();
-      const before = process.cpuUsage();
-      const counts = await drive(sides[name].origin, requests, requestsPerRound);
-      const used = process.cpuUsage(before);
-      if (counts.other > 0) throw new Error(`${name}: ${counts.other} unexpected responses`);
-      if (index > 0) figures[name]?.push((used.user + used.system) / counts.ok);
-    }
-  }
-} finally {
-  for (const side of Object.values(sides)) await side.stop();
-}
-for (const [name, values] of Object.entries(figures)) {
-  const sorted = [...values].sort((left, right) => left - right);
-  const at = (fraction: number) => (sorted[Math.floor(sorted.length * fraction)] ?? Number.NaN).toFixed(1);
-  console.log(
-    `${operation} ${name.padEnd(6)} min ${at(0)} µs, first quartile ${at(0.25)}, median ${at(0.5)} (CPU per request over sockets, ${rounds} rounds)`,
-  );
-}
-console.log(loadAverageLine());
+await compareTrees(
+  { before: await startSide(trees.before), after: await startSide(trees.after) },
+  rounds,
+  async (side) => {
+    const requests = await side.requests();
+    const before = process.cpuUsage();
+    const counts = await drive(side.origin, requests, requestsPerRound);
+    const used = process.cpuUsage(before);
+    if (counts.other > 0) throw new Error(`${counts.other} unexpected responses`);
+    return (used.user + used.system) / counts.ok;
+  },
+  `${operation} (CPU per request over sockets)`,
+);

@@ -3,7 +3,6 @@
 // fixed number of requests sent by autocannon in a child process, so the load generator's CPU is not counted. On a
 // shared machine a CPU cost per request moves much less with the neighbours' load than a wall-clock rate does
 // (issue 16). The bare side's CPU over the reference's is the ratio the rates would have on an otherwise idle core.
-import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { createMemoryStore } from '../../reference/storage/testing/memory-store.
 import { median } from '../harness.js';
 import { bareServer, type CapturedBodies, noStorage, originOf, storeStorage } from '../rest/bare-server.js';
 import { call, type Endpoint, requestsFor } from '../rest/load.js';
+import { drive } from './child-load.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 const sideNames = ['reference', 'bare', 'unstored'] as const;
@@ -42,21 +42,6 @@ const endpoints: Endpoint[] = [
     body: undefined,
   },
 ];
-
-/** Sends `amount` requests from a child process; resolves with the count of responses of the expected status. */
-function drive(origin: string, requests: unknown[], amount: number): Promise<{ ok: number; other: number }> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(import.meta.dirname, 'rest-cpu-driver.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-    });
-    child.once('message', (message) => {
-      resolve(message as { ok: number; other: number });
-      child.kill();
-    });
-    child.once('error', reject);
-    child.send({ origin, requests, amount });
-  });
-}
 
 const root = path.join(import.meta.dirname, '..', '..', '.tmp');
 await mkdir(root, { recursive: true });

@@ -8,11 +8,11 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  compareTrees,
   cpuPerRequest,
   createListedReports,
   type InjectRequest,
   injector,
-  loadAverageLine,
   operationFromEnvironment,
 } from './inject-driver.js';
 
@@ -72,25 +72,9 @@ async function startSide(tree: string): Promise<Side> {
   return side;
 }
 
-const sides = { before: await startSide(trees.before), after: await startSide(trees.after) };
-const figures: Record<string, number[]> = { before: [], after: [] };
-try {
-  // The first round warms both sides up and is not counted; the order flips every round.
-  for (let index = 0; index <= rounds; index += 1) {
-    const order = index % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-    for (const name of order) {
-      const perRequest = await cpuPerRequest(sides[name].request, operation, requestsPerRound);
-      if (index > 0) figures[name]?.push(perRequest);
-    }
-  }
-} finally {
-  for (const side of Object.values(sides)) await side.stop();
-}
-for (const [name, values] of Object.entries(figures)) {
-  const sorted = [...values].sort((left, right) => left - right);
-  const at = (fraction: number) => (sorted[Math.floor(sorted.length * fraction)] ?? Number.NaN).toFixed(1);
-  console.log(
-    `${operation} ${name.padEnd(6)} min ${at(0)} µs, first quartile ${at(0.25)}, median ${at(0.5)} (CPU per request, ${rounds} rounds)`,
-  );
-}
-console.log(loadAverageLine());
+await compareTrees(
+  { before: await startSide(trees.before), after: await startSide(trees.after) },
+  rounds,
+  (side) => cpuPerRequest(side.request, operation, requestsPerRound),
+  `${operation} (CPU per request)`,
+);
