@@ -1,9 +1,11 @@
-// npx tsx bench/measure/rest-allocations.ts [requests] (SIDE=reference|bare) — bytes allocated per POST /streams by the
-// reference (in-memory store) and by the REST benchmark's bare route (same rows), through `inject()` in this process,
+// npx tsx bench/measure/rest-allocations.ts [requests] (SIDE=reference|bare, TRANSPORT=socket) — bytes allocated per
+// POST /streams by the reference (in-memory store) and by the REST benchmark's bare route (same rows), through `inject()`
+// in this process (or over sockets, the load generator in a child process as in rest-cpu.ts),
 // from V8's sampling heap profiler with collected objects included (so garbage counts, not only what stays), and the
 // young-generation collections each side caused. Prints each side's total and the functions whose allocations differ
 // most (issue 16: the CPU gap between the two is spread thin, and what a request allocates is one place it can hide).
-// inject() allocates for both sides alike (light-my-request's request and response); compare differences. In a scratch
+// inject() allocates for both sides alike (light-my-request's request and response, and it copies every header, so a
+// header costs more there than over a socket); compare differences. In a scratch
 // worktree with `rest-ablation.patch` applied, ABLATE=headers,auth,... turns those switches on (without it: nothing).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -13,7 +15,9 @@ import { buildApps } from '../../reference/http/build-apps.js';
 import { start } from '../../reference/index.js';
 import { createApiKey } from '../../reference/seed.js';
 import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
-import { bareServer, type CapturedBodies, storeStorage } from '../rest/bare-server.js';
+import { bareServer, type CapturedBodies, originOf, storeStorage } from '../rest/bare-server.js';
+import { requestsFor } from '../rest/load.js';
+import { drive } from './child-load.js';
 import { injector, streamBody } from './inject-driver.js';
 
 const requests = Number(process.argv[2] ?? 20_000);
@@ -34,8 +38,8 @@ new PerformanceObserver((list) => {
       youngCollections += 1;
 }).observe({ entryTypes: ['gc'] });
 
-/** Bytes sampled per function (name and file), for `count` calls of `send`. */
-async function allocations(send: () => Promise<void>, count: number) {
+/** Bytes sampled per function (name and file) per request, while `send` makes `count` requests. */
+async function allocations(send: (count: number) => Promise<void>, count: number) {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
@@ -45,7 +49,7 @@ async function allocations(send: () => Promise<void>, count: number) {
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: true,
   } as unknown as Parameters<Session['post']>[1]);
-  for (let index = 0; index < count; index += 1) await send();
+  await send(count);
   const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: SampledNode } };
   session.disconnect();
   const byFunction = new Map<string, number>();
@@ -66,12 +70,23 @@ const service = await start({ dataDir, host: '127.0.0.1', store: createMemorySto
 const { api, auth } = await buildApps(service.dependencies);
 const paid = service.seeded?.accounts.paid;
 if (paid === undefined) throw new Error('no paid account');
-const keys: string[] = [];
-for (let index = 0; index < Math.ceil(requests / 64) + 1; index += 1)
-  keys.push(
-    (await createApiKey(service.dependencies.store, service.dependencies.clock, paid.accountId, 'secret'))
-      .key,
-  );
+/** Fresh keys for `count` requests: the paid plan admits a key 500 times a minute. */
+async function freshKeys(count: number): Promise<string[]> {
+  const keys: string[] = [];
+  for (let index = 0; index < Math.ceil(count / 64) + 1; index += 1)
+    keys.push(
+      (
+        await createApiKey(
+          service.dependencies.store,
+          service.dependencies.clock,
+          paid?.accountId ?? '',
+          'secret',
+        )
+      ).key,
+    );
+  return keys;
+}
+const keys = await freshKeys(requests + 2000);
 const basePath = new URL(service.urls.baseUrl).pathname.replace(/\/+$/, '');
 const request = injector(api, basePath, keys);
 const created = JSON.parse((await request('POST', '/streams', streamBody)).body) as Record<string, unknown>;
@@ -81,21 +96,48 @@ const bare = await bareServer(
   { created, list: { data: [] } } as CapturedBodies,
   await storeStorage(createMemoryStore(), 1),
 );
-const senders: Record<Side, () => Promise<void>> = {
-  reference: async () => {
-    const reply = await request('POST', '/streams', streamBody);
-    if (reply.statusCode !== 201) throw new Error(`reference: ${reply.statusCode} ${reply.body}`);
-  },
-  bare: async () => {
-    const reply = await bare.inject({
+const injected: Record<Side, () => Promise<{ statusCode: number; body: string }>> = {
+  reference: () => request('POST', '/streams', streamBody),
+  bare: () =>
+    bare.inject({
       method: 'POST',
       url: `${basePath}/streams`,
       headers: { 'content-type': 'application/json' },
       payload: streamBody,
-    });
-    if (reply.statusCode !== 201) throw new Error(`bare: ${reply.statusCode} ${reply.body}`);
-  },
+    }),
 };
+const origins: Record<Side, string> = {
+  reference: new URL(service.urls.baseUrl).origin,
+  bare: originOf(bare),
+};
+const endpoint = {
+  label: 'POST',
+  method: 'POST' as const,
+  path: '/streams',
+  expectedStatus: 201,
+  body: streamBody,
+};
+/** `count` POSTs to a side, each answered 201. */
+const senders: Record<Side, (count: number) => Promise<void>> = Object.fromEntries(
+  sideNames.map((side) => [
+    side,
+    async (count: number) => {
+      if (process.env.TRANSPORT === 'socket') {
+        const counts = await drive(
+          origins[side],
+          requestsFor(endpoint, basePath, await freshKeys(count)),
+          count,
+        );
+        if (counts.other > 0) throw new Error(`${side}: ${counts.other} unexpected responses`);
+        return;
+      }
+      for (let index = 0; index < count; index += 1) {
+        const reply = await injected[side]();
+        if (reply.statusCode !== 201) throw new Error(`${side}: ${reply.statusCode} ${reply.body}`);
+      }
+    },
+  ]),
+) as Record<Side, (count: number) => Promise<void>>;
 (globalThis as { __ablate?: Record<string, boolean> }).__ablate = Object.fromEntries(
   (process.env.ABLATE ?? '')
     .split(',')
@@ -106,7 +148,7 @@ const results = new Map<Side, Awaited<ReturnType<typeof allocations>>>();
 try {
   for (const side of sideNames.filter((name) => only === undefined || name === only)) {
     // Warm-up, not sampled: the JIT's first versions allocate differently.
-    for (let index = 0; index < 2000; index += 1) await senders[side]();
+    await senders[side](2000);
     results.set(side, await allocations(senders[side], requests));
   }
 } finally {
