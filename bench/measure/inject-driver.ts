@@ -1,7 +1,8 @@
-// What `rest-inject.ts`, `rest-inject-ab.ts` and `rest-cpu-ab.ts` share: requests through Fastify's `inject()` with rotating keys, the
-// POST and GET of the REST benchmark, and CPU per request over one round.
+// What the REST measures of issue 16 share: requests through Fastify's `inject()` with rotating keys, the POST and GET
+// of the REST benchmark, CPU per request over one round, and the A/B of two trees.
 import { loadavg } from 'node:os';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Endpoint } from '../rest/load.js';
 
 export type Operation = 'GET' | 'POST';
 export type InjectRequest = (
@@ -19,6 +20,15 @@ export const streamBody = JSON.stringify({
   format: 'json',
   metadata: { site: 'plant-3' },
 });
+
+/** The benchmark's POST /streams, for the measures that send it over sockets. */
+export const createStreamEndpoint: Endpoint = {
+  label: 'POST',
+  method: 'POST',
+  path: '/streams',
+  expectedStatus: 201,
+  body: streamBody,
+};
 
 /** Requests to `app` under `basePath`, each key used for 64 requests in turn: the plan's rate window refuses none. */
 export function injector(app: FastifyInstance, basePath: string, keys: readonly string[]): InjectRequest {

@@ -18,7 +18,7 @@ import { createMemoryStore } from '../../reference/storage/testing/memory-store.
 import { bareServer, type CapturedBodies, originOf, storeStorage } from '../rest/bare-server.js';
 import { requestsFor } from '../rest/load.js';
 import { drive } from './child-load.js';
-import { injector, streamBody } from './inject-driver.js';
+import { createStreamEndpoint, injector, streamBody } from './inject-driver.js';
 
 const requests = Number(process.argv[2] ?? 20_000);
 const sideNames = ['reference', 'bare'] as const;
@@ -70,19 +70,13 @@ const service = await start({ dataDir, host: '127.0.0.1', store: createMemorySto
 const { api, auth } = await buildApps(service.dependencies);
 const paid = service.seeded?.accounts.paid;
 if (paid === undefined) throw new Error('no paid account');
-/** Fresh keys for `count` requests: the paid plan admits a key 500 times a minute. */
+const accountId = paid.accountId;
+/** Fresh keys for `count` requests, 64 a key: the paid plan's rate window per key refuses none of them. */
 async function freshKeys(count: number): Promise<string[]> {
   const keys: string[] = [];
   for (let index = 0; index < Math.ceil(count / 64) + 1; index += 1)
     keys.push(
-      (
-        await createApiKey(
-          service.dependencies.store,
-          service.dependencies.clock,
-          paid?.accountId ?? '',
-          'secret',
-        )
-      ).key,
+      (await createApiKey(service.dependencies.store, service.dependencies.clock, accountId, 'secret')).key,
     );
   return keys;
 }
@@ -110,13 +104,6 @@ const origins: Record<Side, string> = {
   reference: new URL(service.urls.baseUrl).origin,
   bare: originOf(bare),
 };
-const endpoint = {
-  label: 'POST',
-  method: 'POST' as const,
-  path: '/streams',
-  expectedStatus: 201,
-  body: streamBody,
-};
 /** `count` POSTs to a side, each answered 201. */
 const senders: Record<Side, (count: number) => Promise<void>> = Object.fromEntries(
   sideNames.map((side) => [
@@ -125,7 +112,7 @@ const senders: Record<Side, (count: number) => Promise<void>> = Object.fromEntri
       if (process.env.TRANSPORT === 'socket') {
         const counts = await drive(
           origins[side],
-          requestsFor(endpoint, basePath, await freshKeys(count)),
+          requestsFor(createStreamEndpoint, basePath, await freshKeys(count)),
           count,
         );
         if (counts.other > 0) throw new Error(`${side}: ${counts.other} unexpected responses`);

@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { drive } from './child-load.js';
-import { compareTrees, operationFromEnvironment, streamBody } from './inject-driver.js';
+import { compareTrees, createStreamEndpoint, operationFromEnvironment } from './inject-driver.js';
 
 type Start = typeof import('../../reference/index.js')['start'];
 type CreateApiKey = typeof import('../../reference/seed.js')['createApiKey'];
@@ -22,7 +22,7 @@ const repository = path.join(import.meta.dirname, '..', '..');
 const trees = { before: path.resolve(process.env.BASE ?? '.tmp/base'), after: repository };
 const endpoint =
   operation === 'POST'
-    ? { label: 'POST', method: 'POST' as const, path: '/streams', expectedStatus: 201, body: streamBody }
+    ? createStreamEndpoint
     : {
         label: 'GET',
         method: 'GET' as const,
@@ -32,7 +32,7 @@ const endpoint =
       };
 
 interface Side {
-  /** Requests for one round, each key fresh (the paid plan's window admits a key 500 times a minute). */
+  /** Requests for one round, each key fresh (the paid plan's rate window per key refuses none of them). */
   requests: () => Promise<unknown[]>;
   origin: string;
   stop: () => Promise<void>;

@@ -174,7 +174,7 @@ function retriesOf(delivery: DeliveryRow, scale: number): Retry[] {
 /**
  * Each crash window stretched until the restarted service has made every retry that fell due in it, but by at most
  * the recovery bound: those retries are a backlog at restart, and a retry due just after the window waits behind them
- * (a fresh-clone CI run saw one 32 ms past the slack that way). Retries due in a window and made later than the bound
+ * (likely what put one retry of a fresh-clone CI run 32 ms past the slack). Retries due in a window and made later than the bound
  * are counted, so a restart that forgets or postpones them still fails.
  */
 export function recoveryWindows(
