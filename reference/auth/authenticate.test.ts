@@ -5,7 +5,7 @@ import { ManualClock } from '../clock.js';
 import type { ApiKeyRow } from '../storage/rows.js';
 import { AccessTokens } from './access-tokens.js';
 import { newApiKey } from './api-keys.js';
-import { authenticate, authorize, type Credential } from './authenticate.js';
+import { authenticate, authorize, bearerToken, type Credential } from './authenticate.js';
 
 const clock = new ManualClock();
 const accessTokens = new AccessTokens(randomBytes(32), clock);
@@ -57,6 +57,34 @@ async function codeOf(header: string | undefined): Promise<string> {
     return error instanceof ApiProblem ? `${error.status} ${error.code}` : 'unexpected';
   }
 }
+
+describe('bearerToken', () => {
+  // The regular expression it replaced is the definition: the same answer for every header below.
+  const definition = (header: string) => /^Bearer ([^\s]+)$/i.exec(header)?.[1];
+  it.each([
+    'Bearer abc',
+    'bearer abc',
+    'BEARER abc',
+    'BeArEr abc.def-ghi_~+/=',
+    'Bearer',
+    'Bearer ',
+    'Bearer  abc',
+    'Bearer abc ',
+    'Bearer a\tb',
+    'Bearer a\u00a0b',
+    'Bearer a\u2028b',
+    'Bearerabc',
+    'Bearer\tabc',
+    'Basic abc',
+    ' Bearer abc',
+    'Bearér abc',
+    'Bearer ab\u212a',
+    '\u212aearer abc',
+    'Bearer 😀',
+  ])('%j', (header) => {
+    expect(bearerToken(header)).toBe(definition(header));
+  });
+});
 
 describe('authenticate', () => {
   it.each([

@@ -31,10 +31,10 @@ function unfit(value: unknown): string | null {
   if (typeof value === 'number') return Number.isFinite(value) ? null : 'must be a finite number';
   if (typeof value !== 'string') return null;
   if (value.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
-  return loneSurrogate.test(value) ? 'must not contain a lone UTF-16 surrogate' : null;
+  // A string is well formed when it has no lone surrogate: a native check, where a regular expression with look-arounds
+  // ran once per key and value of every body (issue 16).
+  return value.isWellFormed() ? null : 'must not contain a lone UTF-16 surrogate';
 }
-
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The first unfit value or key, with its `param` path (`samples.0.values`); the body's depth is already bounded. */
 export function unfitValue(value: unknown, path = ''): { path: string; reason: string } | null {
