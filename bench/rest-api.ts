@@ -148,8 +148,11 @@ async function measureBackend(run: BackendRun, use: KeyUse): Promise<Map<Endpoin
         if (round % 2 === 1) order.reverse();
         for (const side of order) {
           const warmup = await load(side.origin, requests, warmupSeconds);
+          // The servers run on this thread's event loop (the load generator on a worker thread): how busy it was.
+          const loopBefore = performance.eventLoopUtilization();
           const measured = await load(side.origin, requests, measuredSeconds);
-          side.runs.push(measure(measured, endpoint.expectedStatus));
+          const serverBusy = performance.eventLoopUtilization(loopBefore).utilization;
+          side.runs.push({ ...measure(measured, endpoint.expectedStatus), serverBusy });
           if (side.runs === sides.reference) {
             const perKey = Math.ceil((warmup.requests.sent + measured.requests.sent) / keys.length);
             use.heaviestKeyLoad = Math.max(use.heaviestKeyLoad, perKey);
@@ -189,8 +192,9 @@ function backendLines(backend: Backend, results: Map<Endpoint, Sides>, checks: R
       const detail = runs.flatMap((run) => run.unexpectedDetail).join(', ');
       const perRound = runs.map((run) => integer(run.requestsPerSecond)).join(' / ');
       const p99Ratio = baselineP99 === 0 ? 'n/a' : `${(p99 / baselineP99).toFixed(2)}x`;
+      const busy = `${Math.round(100 * median(runs.map((run) => run.serverBusy ?? Number.NaN)))}%`;
       lines.push(
-        `    ${(server === 'reference' ? endpoint.label : '').padEnd(26)} ${server.padEnd(13)} ${integer(rate).padStart(7)} ${integer(p99).padStart(6)}  ${`${(rate / baselineRate).toFixed(2)}x`.padStart(6)} ${p99Ratio.padStart(6)}  ${perRound.padEnd(40)} ${integer(unexpected)} of ${integer(completed)}${detail === '' ? '' : ` (${detail})`}`,
+        `    ${(server === 'reference' ? endpoint.label : '').padEnd(26)} ${server.padEnd(13)} ${integer(rate).padStart(7)} ${integer(p99).padStart(6)}  ${`${(rate / baselineRate).toFixed(2)}x`.padStart(6)} ${p99Ratio.padStart(6)} ${busy.padStart(5)}  ${perRound.padEnd(40)} ${integer(unexpected)} of ${integer(completed)}${detail === '' ? '' : ` (${detail})`}`,
       );
     }
     if (sides.unstored.length > 0) {
@@ -198,7 +202,7 @@ function backendLines(backend: Backend, results: Map<Endpoint, Sides>, checks: R
       const perRound = sides.unstored.map((run) => integer(run.requestsPerSecond)).join(' / ');
       const against = median(sides.reference.map((run) => run.requestsPerSecond)) / unstoredRate;
       lines.push(
-        `    ${''.padEnd(26)} ${'bare, no rows'.padEnd(13)} ${integer(unstoredRate).padStart(7)} ${''.padStart(6)}  ${''.padStart(6)} ${''.padStart(6)}  ${perRound.padEnd(40)} not judged: reference/this ${against.toFixed(2)}x, the store's own work included`,
+        `    ${''.padEnd(26)} ${'bare, no rows'.padEnd(13)} ${integer(unstoredRate).padStart(7)} ${''.padStart(6)}  ${''.padStart(6)} ${''.padStart(6)} ${''.padStart(5)}  ${perRound.padEnd(40)} not judged: reference/this ${against.toFixed(2)}x, the store's own work included`,
       );
     }
     const ratio = median(sides.reference.map((run) => run.requestsPerSecond)) / baselineRate;
@@ -248,7 +252,7 @@ export async function run(names: readonly string[] = []): Promise<BenchReport> {
     if (typeof results === 'string') lines.push(`  ${backend.label}: not run (${results})`);
     else lines.push(...backendLines(backend, results, checks));
   }
-  const header = `    ${'endpoint'.padEnd(26)} ${'server'.padEnd(13)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(6)}  ${'ratio'.padStart(6)} ${'p99 x'.padStart(6)}  ${'req/s per round'.padEnd(40)} unexpected responses`;
+  const header = `    ${'endpoint'.padEnd(26)} ${'server'.padEnd(13)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(6)}  ${'ratio'.padStart(6)} ${'p99 x'.padStart(6)} ${'busy'.padStart(5)}  ${'req/s per round'.padEnd(40)} unexpected responses`;
   const text = [
     'REST API over loopback: the reference service against a bare Fastify route doing the same validation and the same storage work, returning the same JSON',
     `${connections} connections, ${warmupSeconds} s warm-up + ${measuredSeconds} s measured per run, ${rounds} rounds alternating reference and bare; medians over rounds; ratios reference/bare`,
@@ -256,6 +260,7 @@ export async function run(names: readonly string[] = []): Promise<BenchReport> {
     ...lines,
     `Fairness: both sides validate with the same Ajv code; on PGlite and PostgreSQL both run the same INSERT (POST) or SELECT of a page (GET) through the reference's table code on a database of their own (PostgreSQL: two databases of one throwaway server, fsync off); against the in-memory store both keep the created streams in an in-memory store (the bare side's of its own) and read the page from it, and "bare, no rows" shows the same route storing nothing. The reference adds the generated server, authentication (a key lookup), the rate window and its services. Its paid plan admits ${accountPlanMembers.paid.requestsPerMinute} requests a minute per key, so each run rotates the request over fresh secret keys (${integer(use.keysUsed)} keys in all, about ${integer(use.heaviestKeyLoad)} requests on the busiest, planned at most ${requestsPerKey}): none is refused.`,
     'p99: autocannon records whole milliseconds and only the latencies of 2xx responses.',
+    "busy: the share of each measured run the servers' event loop was working (median over rounds); well below 100 %, the rate was set partly by the load generator (a worker thread on the same cores) and the scheduler, not by the server alone.",
     `Machine: ${availableParallelism()} cores shared with other work (load average at the end ${loadavg()
       .map((value) => value.toFixed(2))
       .join(

@@ -3,18 +3,21 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 
-/** Sends `amount` requests from a child process; resolves with the count of responses of the expected status. */
+/**
+ * Sends `amount` requests from a child process; resolves with the count of responses of the expected status and the
+ * rate autocannon measured (requests a second, over its own run: the child's start-up is not in it).
+ */
 export function drive(
   origin: string,
   requests: unknown[],
   amount: number,
-): Promise<{ ok: number; other: number }> {
+): Promise<{ ok: number; other: number; perSecond: number; clientMicroseconds: number }> {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(import.meta.dirname, 'rest-cpu-driver.ts'), [], {
       execArgv: ['--import', 'tsx'],
     });
     child.once('message', (message) => {
-      resolve(message as { ok: number; other: number });
+      resolve(message as { ok: number; other: number; perSecond: number; clientMicroseconds: number });
       child.kill();
     });
     child.once('error', reject);

@@ -7,9 +7,16 @@ process.once('message', (message) => {
     requests: autocannon.Request[];
     amount: number;
   };
+  const before = process.cpuUsage();
   autocannon({ url: origin, connections: 10, amount, requests }, (error, result) => {
+    const used = process.cpuUsage(before);
     if (error) throw error;
     const ok = result['2xx'] ?? 0;
-    process.send?.({ ok, other: result.non2xx + result.errors });
+    process.send?.({
+      ok,
+      other: result.non2xx + result.errors,
+      perSecond: result.requests.total / result.duration,
+      clientMicroseconds: (used.user + used.system) / result.requests.total,
+    });
   });
 });

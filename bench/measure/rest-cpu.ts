@@ -1,9 +1,10 @@
-// npx tsx bench/measure/rest-cpu.ts [rounds] (SIDE=reference|bare|unstored, OPERATION=POST|GET to narrow it) — CPU time per request of the reference (in-memory
+// npx tsx bench/measure/rest-cpu.ts [rounds] (SIDE=reference|bare|unstored, OPERATION=POST|GET to narrow it; PERF=<dir>
+// with `node --perf-basic-prof --import tsx` to record each measured run with Linux perf, read by perf-summary.ts) — CPU time per request of the reference (in-memory
 // store), of the bare Fastify route keeping the same rows in an in-memory store, and of the bare route storing nothing, POST /streams and GET /reports?limit=100: the server's process CPU (process.cpuUsage) over a
 // fixed number of requests sent by autocannon in a child process, so the load generator's CPU is not counted. On a
 // shared machine a CPU cost per request moves much less with the neighbours' load than a wall-clock rate does
 // (issue 16). The bare side's CPU over the reference's is the ratio the rates would have on an otherwise idle core.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { start } from '../../reference/index.js';
@@ -13,13 +14,15 @@ import { median } from '../harness.js';
 import { bareServer, type CapturedBodies, noStorage, originOf, storeStorage } from '../rest/bare-server.js';
 import { call, type Endpoint, requestsFor } from '../rest/load.js';
 import { drive } from './child-load.js';
+import { recordPerf } from './perf-record.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 const sideNames = ['reference', 'bare', 'unstored'] as const;
 type Side = (typeof sideNames)[number];
 const only = sideNames.find((side) => side === process.env.SIDE);
 const operation = process.env.OPERATION;
-const requestsPerRun = 6000;
+const requestsPerRun = Number(process.env.REQUESTS ?? 6000);
+const perfDir = process.env.PERF;
 const host = '127.0.0.1';
 const endpoints: Endpoint[] = [
   {
@@ -80,7 +83,17 @@ const sides: Record<Side, string> = {
   bare: originOf(bare),
   unstored: originOf(unstored),
 };
-const results = new Map<string, Record<Side, number[]>>();
+/**
+ * Per endpoint and side, one entry per counted round: the server's CPU per request, the rate autocannon saw (the load
+ * generator in a process of its own; the bench runs it on a worker thread) and the load generator's own CPU per
+ * response (autocannon parses every response, its headers included).
+ */
+interface RoundMeasure {
+  cpu: number;
+  perSecond: number;
+  client: number;
+}
+const results = new Map<string, Record<Side, RoundMeasure[]>>();
 try {
   for (let round = 0; round <= rounds; round += 1) {
     for (const endpoint of endpoints.filter((each) => operation === undefined || each.method === operation)) {
@@ -103,13 +116,25 @@ try {
       // SIDE=reference|bare|unstored measures one side only (to profile it: node --cpu-prof --import tsx ...).
       const order = alternating.filter((side) => only === undefined || side === only);
       for (const side of order) {
+        const perfFile =
+          perfDir === undefined || round === 0
+            ? undefined
+            : path.join(perfDir, `${side}-${endpoint.method}-${round}.data`);
+        const recording = perfFile === undefined ? undefined : await recordPerf(perfFile);
         const before = process.cpuUsage();
         const counts = await drive(sides[side], requests, requestsPerRun);
         const used = process.cpuUsage(before);
+        await recording?.stop();
+        if (perfFile !== undefined) await writeFile(`${perfFile}.requests`, String(counts.ok));
         if (counts.other > 0)
           throw new Error(`${side} ${endpoint.label}: ${counts.other} unexpected responses`);
         // The first round warms the JIT of both sides up and is not counted.
-        if (round > 0) entry[side].push((used.user + used.system) / counts.ok);
+        if (round > 0)
+          entry[side].push({
+            cpu: (used.user + used.system) / counts.ok,
+            perSecond: counts.perSecond,
+            client: counts.clientMicroseconds,
+          });
       }
     }
   }
@@ -120,11 +145,23 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 const fixed = (values: number[]) => values.map((value) => value.toFixed(0)).join(' / ');
-for (const [label, entry] of results) {
+const range = (values: number[]) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
+for (const [label, measures] of results) {
+  const of = (side: Side, field: keyof RoundMeasure) => measures[side].map((round) => round[field]);
+  const entry = {
+    reference: of('reference', 'cpu'),
+    bare: of('bare', 'cpu'),
+    unstored: of('unstored', 'cpu'),
+  };
   const ratios = entry.reference.map((value, index) => (entry.bare[index] ?? Number.NaN) / value);
   const unstoredRatios = entry.reference.map((value, index) => (entry.unstored[index] ?? Number.NaN) / value);
+  const [referenceRate, bareRate] = [of('reference', 'perSecond'), of('bare', 'perSecond')];
+  const rateRatios = referenceRate.map((value, index) => value / (bareRate[index] ?? Number.NaN));
   console.log(
-    `${label}: CPU µs per request, reference ${median(entry.reference).toFixed(0)} (${fixed(entry.reference)}), bare ${median(entry.bare).toFixed(0)} (${fixed(entry.bare)}), bare storing nothing ${median(entry.unstored).toFixed(0)} (${fixed(entry.unstored)}); bare/reference ${median(ratios).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}), storing nothing/reference ${median(unstoredRatios).toFixed(2)}x`,
+    `${label}: CPU µs per request, reference ${median(entry.reference).toFixed(0)} (${fixed(entry.reference)}), bare ${median(entry.bare).toFixed(0)} (${fixed(entry.bare)}), bare storing nothing ${median(entry.unstored).toFixed(0)} (${fixed(entry.unstored)}); bare/reference ${median(ratios).toFixed(2)}x (rounds ${range(ratios)}), storing nothing/reference ${median(unstoredRatios).toFixed(2)}x`,
+  );
+  console.log(
+    `${label}: requests a second, reference ${median(referenceRate).toFixed(0)}, bare ${median(bareRate).toFixed(0)}; reference/bare ${median(rateRatios).toFixed(2)}x (rounds ${range(rateRatios)}); the load generator's CPU µs per response, reference ${median(of('reference', 'client')).toFixed(0)}, bare ${median(of('bare', 'client')).toFixed(0)}`,
   );
 }
 console.log(

@@ -21,6 +21,11 @@ export interface RunMeasure {
   /** Responses with another status than the endpoint's, plus connection errors and timeouts. */
   unexpected: number;
   unexpectedDetail: string[];
+  /**
+   * The share of the run the servers' event loop was working (performance.eventLoopUtilization); well below 100 %,
+   * the rate was set partly by the load generator and the scheduler on the shared cores, not by the server alone.
+   */
+  serverBusy?: number;
 }
 
 /** Rejects after `milliseconds` so a stuck close cannot keep the bench alive. */
