@@ -5,9 +5,9 @@
  * loop; V8's JSON.stringify does it natively), so such bodies skip the schema's serializer.
  *
  * The mark is a non-enumerable symbol property of the body: JSON.stringify, Object.keys and equality checks do not see
- * it, and a copy (`{ ...body }`, which may then gain other properties) is not marked. It replaced a WeakSet, whose every
- * entry cost V8's ephemeron write barrier and collector work: 0.3-0.6 µs against 0.8-1.3 µs a body in a loop, and the
- * barrier was 1.3 µs of a POST /streams in a serving process (issue 16, perf-summary.ts).
+ * it, and a copy (`{ ...body }`, which may then gain other properties) is not marked. It replaced a WeakSet, whose
+ * every entry cost V8's ephemeron write barrier and collector work: in a serving process 1.6 µs of a POST /streams
+ * against 1.4 µs for `defineProperty` (perf-summary.ts, issue 16), in a loop 0.9-1.4 against 0.3-0.6 µs a body made and marked.
  */
 const wireShapedMark = Symbol('wire-shaped');
 const marked: PropertyDescriptor = { value: true };

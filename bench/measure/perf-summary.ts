@@ -81,57 +81,53 @@ for (const [side, entry] of sides) {
 }
 
 const method = (side: string) => side.split('-')[1];
+/** Samples summed by layer. */
+function byLayer(bySymbol: Map<string, number>): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const [key, count] of bySymbol) sums.set(layerOf(key), (sums.get(layerOf(key)) ?? 0) + count);
+  return sums;
+}
+const printDifference = (row: { key: string; mine: number; theirs: number; difference: number }) =>
+  console.log(
+    `  ${row.difference.toFixed(2).padStart(7)}  (${row.mine.toFixed(2)} vs ${row.theirs.toFixed(2)})  ${row.key}`,
+  );
 for (const [side, reference] of sides) {
   if (!side.startsWith('reference-')) continue;
   const bare = sides.get(`bare-${method(side)}`);
   if (bare === undefined) continue;
-  const layers = (entry: typeof reference) => {
-    const sums = new Map<string, number>();
-    for (const [key, count] of entry.bySymbol) sums.set(layerOf(key), (sums.get(layerOf(key)) ?? 0) + count);
-    return sums;
-  };
-  const [mineByLayer, theirsByLayer] = [layers(reference), layers(bare)];
-  console.log(`\n${method(side)}: µs per request by layer, reference vs bare (difference)`);
-  for (const layer of [...new Set([...mineByLayer.keys(), ...theirsByLayer.keys()])].sort(
-    (a, b) => (mineByLayer.get(b) ?? 0) - (mineByLayer.get(a) ?? 0),
-  )) {
-    const mine = perRequest(mineByLayer.get(layer) ?? 0, reference.requests);
-    const theirs = perRequest(theirsByLayer.get(layer) ?? 0, bare.requests);
-    console.log(
-      `  ${mine.toFixed(1).padStart(7)} vs ${theirs.toFixed(1).padStart(7)} (${(mine - theirs).toFixed(1).padStart(6)})  ${layer}`,
-    );
-  }
-  const keys = new Set([...reference.bySymbol.keys(), ...bare.bySymbol.keys()]);
-  const rows = [...keys].map((key) => {
-    const mine = perRequest(reference.bySymbol.get(key) ?? 0, reference.requests);
-    const theirs = perRequest(bare.bySymbol.get(key) ?? 0, bare.requests);
-    return { key, layer: layerOf(key), mine, theirs, difference: mine - theirs };
-  });
-  // Inside each layer whose cost differs by more than 2 µs, the symbols that make the difference.
-  for (const layer of mineByLayer.keys()) {
-    const gap =
-      perRequest(mineByLayer.get(layer) ?? 0, reference.requests) -
-      perRequest(theirsByLayer.get(layer) ?? 0, bare.requests);
-    if (Math.abs(gap) < 2) continue;
-    console.log(`\n${method(side)}, ${layer} (${gap.toFixed(1)} µs): the largest differences`);
-    for (const row of rows
-      .filter((each) => each.layer === layer)
-      .sort((a, b) => b.difference - a.difference)
-      .slice(0, 12))
-      console.log(
-        `  ${row.difference.toFixed(2).padStart(7)}  (${row.mine.toFixed(2)} vs ${row.theirs.toFixed(2)})  ${row.key}`,
-      );
-  }
-  const differences = [...keys].map((key) => {
-    const mine = perRequest(reference.bySymbol.get(key) ?? 0, reference.requests);
-    const theirs = perRequest(bare.bySymbol.get(key) ?? 0, bare.requests);
+  /** µs per request of one key on each side, and the reference's minus the bare route's. */
+  const compare = (key: string, mineSamples: Map<string, number>, theirSamples: Map<string, number>) => {
+    const mine = perRequest(mineSamples.get(key) ?? 0, reference.requests);
+    const theirs = perRequest(theirSamples.get(key) ?? 0, bare.requests);
     return { key, mine, theirs, difference: mine - theirs };
-  });
-  console.log(`\n${method(side)}: symbols by the reference's cost minus the bare route's (µs per request)`);
-  for (const row of differences
-    .sort((a, b) => Math.abs(b.difference) - Math.abs(a.difference))
-    .slice(0, Number(countText)))
+  };
+  const [mineByLayer, theirsByLayer] = [byLayer(reference.bySymbol), byLayer(bare.bySymbol)];
+  const layers = [...new Set([...mineByLayer.keys(), ...theirsByLayer.keys()])]
+    .map((layer) => compare(layer, mineByLayer, theirsByLayer))
+    .sort((a, b) => b.mine - a.mine);
+  console.log(`\n${method(side)}: µs per request by layer, reference vs bare (difference)`);
+  for (const layer of layers)
     console.log(
-      `  ${row.difference.toFixed(2).padStart(7)}  (${row.mine.toFixed(2)} vs ${row.theirs.toFixed(2)})  ${row.key}`,
+      `  ${layer.mine.toFixed(1).padStart(7)} vs ${layer.theirs.toFixed(1).padStart(7)} (${layer.difference.toFixed(1).padStart(6)})  ${layer.key}`,
     );
+  const symbols = [...new Set([...reference.bySymbol.keys(), ...bare.bySymbol.keys()])].map((key) =>
+    compare(key, reference.bySymbol, bare.bySymbol),
+  );
+  // Inside each layer whose cost differs by more than 2 µs, the symbols that make the difference.
+  for (const layer of layers) {
+    if (Math.abs(layer.difference) < 2) continue;
+    console.log(
+      `\n${method(side)}, ${layer.key} (${layer.difference.toFixed(1)} µs): the largest differences`,
+    );
+    symbols
+      .filter((row) => layerOf(row.key) === layer.key)
+      .sort((a, b) => b.difference - a.difference)
+      .slice(0, 12)
+      .forEach(printDifference);
+  }
+  console.log(`\n${method(side)}: symbols by the reference's cost minus the bare route's (µs per request)`);
+  symbols
+    .sort((a, b) => Math.abs(b.difference) - Math.abs(a.difference))
+    .slice(0, Number(countText))
+    .forEach(printDifference);
 }
