@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { collectIndexData } from '../scripts/docs/collect-index-data.js';
 import { makeOffline } from '../scripts/docs/redoc-page.js';
-import { chromiumPath, launchChromium, type PageReading, readPage } from './support/browser.js';
+import {
+  chromiumPath,
+  launchChromium,
+  type PageReading,
+  readPage,
+  renderDeadlineMs,
+} from './support/browser.js';
 
 const repositoryRoot = fileURLToPath(new URL('..', import.meta.url));
 const tsxBinary = join(repositoryRoot, 'node_modules/.bin/tsx');
@@ -117,7 +123,8 @@ describe('build-docs command line', () => {
   });
 });
 
-describeInBrowser('the built site in Chromium', () => {
+// Each reading may take up to renderDeadlineMs, then closing the page; the default test timeout is shorter.
+describeInBrowser('the built site in Chromium', { timeout: renderDeadlineMs + 30_000 }, () => {
   let outputDirectory = '';
   let browser: Browser;
 

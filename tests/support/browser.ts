@@ -41,9 +41,15 @@ export interface PageReading {
   remoteRequests: string[];
 }
 
+// How long a page may take to render everything; a loaded CI machine once needed more than three quick passes.
+export const renderDeadlineMs = 45_000;
+const pauseBetweenPassesMs = 500;
+
 /**
  * Redoc mounts sections only near the viewport and hydrates lazily, so scroll down half a screen at a time,
- * keeping every snapshot, and start over (at most three passes) until all `words` have been seen.
+ * keeping every snapshot, and start over until all `words` have been seen or the deadline passes. Passes are
+ * bounded by time, not count: while a page still shows only its "Loading..." shell it is one screen tall, and
+ * a pass over it ends at once.
  */
 export async function readPage(browser: Browser, url: string, words: string[]): Promise<PageReading> {
   const page = await browser.newPage();
@@ -54,9 +60,11 @@ export async function readPage(browser: Browser, url: string, words: string[]): 
   });
   await page.goto(url, { waitUntil: 'load' });
   let seen = '';
-  for (let pass = 0; pass < 3 && !words.every((word) => seen.includes(word)); pass++) {
+  const deadline = Date.now() + renderDeadlineMs;
+  for (let pass = 0; !words.every((word) => seen.includes(word)) && Date.now() < deadline; pass++) {
+    if (pass > 0) await page.waitForTimeout(pauseBetweenPassesMs);
     await page.evaluate(() => (globalThis as unknown as PageWindow).scrollTo(0, 0));
-    for (let step = 0; step < 400; step++) {
+    for (let step = 0; step < 400 && Date.now() < deadline; step++) {
       const snapshot = await page.evaluate(() => {
         const view = globalThis as unknown as PageWindow;
         const atBottom = view.scrollY + view.innerHeight >= view.document.documentElement.scrollHeight - 2;
