@@ -19,7 +19,19 @@ const cases: Array<[string, { given: string; want: RegExp | null }]> = [
     { given: '{"a\u0001":1,"a\u0001":2}', want: null },
   ],
   ['malformed (left to the parser)', { given: '{"a":"unterminated', want: null }],
+  // Past 16 keys an object's keys move from an array to a Set: a repeat must be found on both sides of that move.
+  ['forty distinct keys', { given: manyKeys(40), want: null }],
+  ['the first key again as the fortieth', { given: manyKeys(39, 'k0'), want: /"k0" appears twice/ }],
+  ['the seventeenth key again as the fortieth', { given: manyKeys(39, 'k16'), want: /"k16" appears twice/ }],
+  ['the thirtieth key again as the fortieth', { given: manyKeys(39, 'k29'), want: /"k29" appears twice/ }],
 ];
+
+/** An object with keys k0… k(count − 1), then `repeated` once more when given. */
+function manyKeys(count: number, repeated?: string): string {
+  const keys = Array.from({ length: count }, (_, index) => `k${index}`);
+  if (repeated !== undefined) keys.push(repeated);
+  return `{${keys.map((key, index) => `"${key}":${index}`).join(',')}}`;
+}
 
 describe('JSON structure check', () => {
   it.each(cases)('%s', (_name, { given, want }) => {
