@@ -97,6 +97,11 @@ function policyText(limit: number, windowSeconds: number): string {
   return text;
 }
 
+// Fastify keeps header names in lower case: named so, each request spares a toLowerCase and a string-table lookup a
+// header (issue 16). Wire names do not change; Fastify writes them in lower case either way.
+const policyHeader = 'RateLimit-Policy'.toLowerCase();
+const limitHeader = 'RateLimit'.toLowerCase();
+
 /**
  * The fields of an admitted request, set one by one on the reply: no object of fields built and walked per request
  * (`rateLimitHeaders` keeps the refusal's, which adds Retry-After).
@@ -105,6 +110,6 @@ export function setRateLimitHeaders(
   reply: { header(name: string, value: string): unknown },
   decision: RateDecision,
 ): void {
-  reply.header('RateLimit-Policy', policyText(decision.limit, decision.windowSeconds));
-  reply.header('RateLimit', `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`);
+  reply.header(policyHeader, policyText(decision.limit, decision.windowSeconds));
+  reply.header(limitHeader, `"per-key";r=${decision.remaining};t=${decision.resetSeconds}`);
 }

@@ -56,7 +56,9 @@ function errorHandler<Auth>(prefix: string, routes: readonly OperationRoute[], s
  * schemas only, and requests go through the precompiled validators.
  */
 export function registerOperations<Auth>(fastify: FastifyInstance, setup: ServerSetup<Auth>): void {
-  const { catalogue, requestIdHeader } = setup;
+  const { catalogue } = setup;
+  // Fastify keeps header names in lower case: named so, each use spares a toLowerCase and a string-table lookup.
+  const requestIdHeader = setup.requestIdHeader.toLowerCase();
   const requestIdOf = (reply: FastifyReply) => String(reply.getHeader(requestIdHeader) ?? '');
   // A callback hook, not an async one: every request runs it, and an async hook costs a promise per request.
   fastify.addHook('onRequest', (request, reply, done) => {

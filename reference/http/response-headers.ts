@@ -11,9 +11,14 @@ import { apiKeySchemeName, scopesOfKeyKind } from '../auth/api-keys.js';
  * the answer leaves, so an app without HTML has no onSend phase at all (issue 16: one hook phase fewer per request).
  */
 export function setSecurityHeaders(reply: FastifyReply): void {
-  reply.header('X-Content-Type-Options', 'nosniff');
-  reply.header('Cache-Control', 'no-store');
+  reply.header(noSniffHeader, 'nosniff');
+  reply.header(cacheControlHeader, 'no-store');
 }
+
+// Fastify keeps header names in lower case: named so, each request spares a toLowerCase and a string-table lookup a
+// header (issue 16). Wire names do not change; Fastify writes them in lower case either way.
+const noSniffHeader = 'X-Content-Type-Options'.toLowerCase();
+const cacheControlHeader = 'Cache-Control'.toLowerCase();
 
 export function securityHeaders(app: FastifyInstance): void {
   // A callback hook, not an async one: every request runs it, and an async hook costs a promise per request.
