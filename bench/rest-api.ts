@@ -3,7 +3,7 @@
 // same JSON, on three backends: the in-memory test store (bare side: the same rows in an in-memory store of its own, so
 // the ratio is the overhead of the generated server and the reference's hooks; a second bare side storing nothing is
 // measured beside, not judged), PGlite and PostgreSQL through `pg` (bare side: the same INSERT or SELECT through the
-// reference's table code on its own database). autocannon over loopback, alternating rounds.
+// reference's table code on its own database). autocannon over loopback from a child process, alternating rounds.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
@@ -17,12 +17,12 @@ import {
   call,
   connections,
   type Endpoint,
-  load,
   measure,
   type RunMeasure,
   requestsFor,
   within,
 } from './rest/load.js';
+import { LoadProcess } from './rest/load-process.js';
 
 const host = '127.0.0.1';
 const warmupSeconds = 1;
@@ -111,7 +111,11 @@ async function capturedBodies(baseUrl: string, key: string): Promise<CapturedBod
 }
 
 /** Alternating rounds of one backend: per endpoint, warm-up then measured run on each side, the order flipped. */
-async function measureBackend(run: BackendRun, use: KeyUse): Promise<Map<Endpoint, Sides>> {
+async function measureBackend(
+  run: BackendRun,
+  use: KeyUse,
+  generator: LoadProcess,
+): Promise<Map<Endpoint, Sides>> {
   const service = run.reference;
   const paid = service.seeded?.accounts.paid;
   if (paid === undefined) throw new Error('a fresh data directory should have seeded a paid account');
@@ -147,10 +151,10 @@ async function measureBackend(run: BackendRun, use: KeyUse): Promise<Map<Endpoin
         // Alternate which side goes first, so that drift within a round (heat, a neighbour's load) hits both alike.
         if (round % 2 === 1) order.reverse();
         for (const side of order) {
-          const warmup = await load(side.origin, requests, warmupSeconds);
-          // The servers run on this thread's event loop (the load generator on a worker thread): how busy it was.
+          const warmup = await generator.run(side.origin, requests, warmupSeconds, connections);
+          // The servers run on this thread's event loop (the load generator in its own process): how busy it was.
           const loopBefore = performance.eventLoopUtilization();
-          const measured = await load(side.origin, requests, measuredSeconds);
+          const measured = await generator.run(side.origin, requests, measuredSeconds, connections);
           const serverBusy = performance.eventLoopUtilization(loopBefore).utilization;
           side.runs.push({ ...measure(measured, endpoint.expectedStatus), serverBusy });
           if (side.runs === sides.reference) {
@@ -223,7 +227,11 @@ function backendLines(backend: Backend, results: Map<Endpoint, Sides>, checks: R
   return lines;
 }
 
-async function runBackend(backend: Backend, use: KeyUse): Promise<Map<Endpoint, Sides> | string> {
+async function runBackend(
+  backend: Backend,
+  use: KeyUse,
+  generator: LoadProcess,
+): Promise<Map<Endpoint, Sides> | string> {
   const temporaryRoot = path.join(import.meta.dirname, '..', '.tmp');
   await mkdir(temporaryRoot, { recursive: true });
   const dataDir = await mkdtemp(path.join(temporaryRoot, `bench-rest-${backend.name}-`));
@@ -231,7 +239,7 @@ async function runBackend(backend: Backend, use: KeyUse): Promise<Map<Endpoint, 
   try {
     opened = await backend.open(dataDir, host);
     if ('unavailable' in opened) return opened.unavailable;
-    return await measureBackend(opened, use);
+    return await measureBackend(opened, use, generator);
   } finally {
     if (opened !== undefined && !('unavailable' in opened)) {
       const run = opened;
@@ -247,10 +255,15 @@ export async function run(names: readonly string[] = []): Promise<BenchReport> {
   const checks: RatioCheck[] = [];
   const use: KeyUse = { keysUsed: 0, heaviestKeyLoad: 0 };
   const lines: string[] = [];
-  for (const backend of chosen) {
-    const results = await runBackend(backend, use);
-    if (typeof results === 'string') lines.push(`  ${backend.label}: not run (${results})`);
-    else lines.push(...backendLines(backend, results, checks));
+  const generator = new LoadProcess();
+  try {
+    for (const backend of chosen) {
+      const results = await runBackend(backend, use, generator);
+      if (typeof results === 'string') lines.push(`  ${backend.label}: not run (${results})`);
+      else lines.push(...backendLines(backend, results, checks));
+    }
+  } finally {
+    await generator.close();
   }
   const header = `    ${'endpoint'.padEnd(26)} ${'server'.padEnd(13)} ${'req/s'.padStart(7)} ${'p99 ms'.padStart(6)}  ${'ratio'.padStart(6)} ${'p99 x'.padStart(6)} ${'busy'.padStart(5)}  ${'req/s per round'.padEnd(40)} unexpected responses`;
   const text = [
@@ -260,12 +273,12 @@ export async function run(names: readonly string[] = []): Promise<BenchReport> {
     ...lines,
     `Fairness: both sides validate with the same Ajv code; on PGlite and PostgreSQL both run the same INSERT (POST) or SELECT of a page (GET) through the reference's table code on a database of their own (PostgreSQL: two databases of one throwaway server, fsync off); against the in-memory store both keep the created streams in an in-memory store (the bare side's of its own) and read the page from it, and "bare, no rows" shows the same route storing nothing. The reference adds the generated server, authentication (a key lookup), the rate window and its services. Its paid plan admits ${accountPlanMembers.paid.requestsPerMinute} requests a minute per key, so each run rotates the request over fresh secret keys (${integer(use.keysUsed)} keys in all, about ${integer(use.heaviestKeyLoad)} requests on the busiest, planned at most ${requestsPerKey}): none is refused.`,
     'p99: autocannon records whole milliseconds and only the latencies of 2xx responses.',
-    "busy: the share of each measured run the servers' event loop was working (median over rounds); well below 100 %, the rate was set partly by the load generator (a worker thread on the same cores) and the scheduler, not by the server alone.",
+    "busy: the share of each measured run the servers' event loop was working (median over rounds); well below 100 %, the rate was set partly by the load generator (a process of its own on the same cores) and the scheduler, not by the server alone.",
     `Machine: ${availableParallelism()} cores shared with other work (load average at the end ${loadavg()
       .map((value) => value.toFixed(2))
       .join(
         ' ',
-      )}), the load generator on its own worker thread in this process; compare the ratios, not the absolute numbers.`,
+      )}), the load generator (autocannon) in a child process of its own; compare the ratios, not the absolute numbers.`,
     'Reproduce: npx tsx bench/rest-api.ts [memory|pglite|postgres ...]',
   ].join('\n');
   return { text, checks };

@@ -1,0 +1,63 @@
+// The REST benchmark's load generator in a process of its own (ADR 0022, wave 17): autocannon shares the cores with
+// the servers, but not their process (V8's platform threads, the allocator, the process's scheduling).
+import { type ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import type autocannon from 'autocannon';
+import { within } from './load.js';
+
+/** One run asked of the child. */
+export interface LoadOrder {
+  id: number;
+  origin: string;
+  requests: autocannon.Request[];
+  seconds: number;
+  connections: number;
+}
+
+type LoadAnswer = { id: number; result: autocannon.Result } | { id: number; error: string };
+
+/** How long past its own duration a run may take before the bench gives up on it. */
+const graceSeconds = 20;
+
+/** A long-lived child process running autocannon on request: started once, so no run pays a start-up. */
+export class LoadProcess {
+  readonly #child: ChildProcess;
+  readonly #waiting = new Map<number, (answer: LoadAnswer) => void>();
+  #nextId = 0;
+
+  constructor() {
+    this.#child = fork(path.join(import.meta.dirname, 'load-process-child.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      // Autocannon's result has histograms' summaries in plain objects; the structured clone carries them as they are.
+      serialization: 'advanced',
+    });
+    this.#child.on('message', (message) => {
+      const answer = message as LoadAnswer;
+      this.#waiting.get(answer.id)?.(answer);
+      this.#waiting.delete(answer.id);
+    });
+  }
+
+  /** One autocannon run of `seconds` against `origin`, cycling through `requests` on `connections` connections. */
+  async run(
+    origin: string,
+    requests: autocannon.Request[],
+    seconds: number,
+    connections: number,
+  ): Promise<autocannon.Result> {
+    const id = this.#nextId++;
+    const answered = new Promise<LoadAnswer>((resolve) => this.#waiting.set(id, resolve));
+    this.#child.send({ id, origin, requests, seconds, connections } satisfies LoadOrder);
+    const answer = await within(answered, (seconds + graceSeconds) * 1000, 'an autocannon run');
+    if ('error' in answer) throw new Error(`autocannon: ${answer.error}`);
+    return answer.result;
+  }
+
+  /** Ends the child (it exits when the channel closes) and waits for it. */
+  async close(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
+    this.#child.disconnect();
+    await within(exited, 10_000, 'the load process exiting').catch(() => this.#child.kill('SIGKILL'));
+  }
+}
