@@ -36,6 +36,12 @@ export class LoadProcess {
       this.#waiting.get(answer.id)?.(answer);
       this.#waiting.delete(answer.id);
     });
+    // A child that dies (or never starts) fails the runs waiting on it at once, rather than at their deadline.
+    this.#child.on('exit', (code, signal) => {
+      for (const [id, answer] of this.#waiting)
+        answer({ id, error: `the load process exited (${signal ?? code})` });
+      this.#waiting.clear();
+    });
   }
 
   /** One autocannon run of `seconds` against `origin`, cycling through `requests` on `connections` connections. */
