@@ -60,12 +60,14 @@ const withUnknownKeys = once(async () =>
 );
 /**
  * One request each, not one per operation (each counts against the suite's address): a real key after a scheme that
- * only ends in Bearer, or followed by more text, and a token of neither form (no API key, no signed token).
+ * only ends in Bearer, after another scheme as long as Bearer (`Digest`: a server reading whatever follows the first
+ * seven characters would take the key), or followed by more text, and a token of neither form (no API key, no signed
+ * token).
  */
 const withOddAuthorizations = once(async () => {
   const spare = spareSecretKey();
   const authorizations = [
-    ...(spare === null ? [] : [`XBearer ${spare}`, `Bearer ${spare} ${spare}`]),
+    ...(spare === null ? [] : [`XBearer ${spare}`, `Digest ${spare}`, `Bearer ${spare} ${spare}`]),
     'Bearer conformance-neither-key-nor-token',
   ];
   return Promise.all(
@@ -100,7 +102,7 @@ describe('authentication of API keys', () => {
 
   check(
     ['ERR-INVALID-TOKEN', 'ERR-401', 'AUTH-BEARER-KEY', 'EP-BEARER'],
-    `an Authorization that is not "Bearer <token>" (Basic, no token, no scheme, XBearer, a key and more, a forged token, a token of no known form) is ${statusAndCode(invalidCode)}`,
+    `an Authorization that is not "Bearer <token>" (Basic, Digest, no token, no scheme, XBearer, a key and more, a forged token, a token of no known form) is ${statusAndCode(invalidCode)}`,
     async () => {
       const probes = await withMalformedAuthorization();
       expectEvery(probes, (exchange) => hasStatusAndCode(exchange, invalidCode), statusAndCode(invalidCode));
