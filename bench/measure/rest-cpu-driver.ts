@@ -1,5 +1,6 @@
 // The load generator of rest-cpu.ts, in a process of its own: sends a fixed number of requests, reports the counts.
 import autocannon from 'autocannon';
+import type { DriveCounts } from './child-load.js';
 
 process.once('message', (message) => {
   const { origin, requests, amount } = message as {
@@ -17,6 +18,6 @@ process.once('message', (message) => {
       other: result.non2xx + result.errors,
       perSecond: result.requests.total / result.duration,
       clientMicroseconds: (used.user + used.system) / result.requests.total,
-    });
+    } satisfies DriveCounts);
   });
 });

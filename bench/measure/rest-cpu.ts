@@ -85,8 +85,8 @@ const sides: Record<Side, string> = {
 };
 /**
  * Per endpoint and side, one entry per counted round: the server's CPU per request, the rate autocannon saw (the load
- * generator in a process of its own; the bench runs it on a worker thread) and the load generator's own CPU per
- * response (autocannon parses every response, its headers included).
+ * generator in a process of its own, as in the bench, but over a fixed number of requests) and the load generator's
+ * own CPU per response (autocannon parses every response, its headers included).
  */
 interface RoundMeasure {
   cpu: number;
