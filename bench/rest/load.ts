@@ -26,6 +26,12 @@ export interface RunMeasure {
    * the rate was set partly by the load generator and the scheduler on the shared cores, not by the server alone.
    */
   serverBusy?: number;
+  /**
+   * This process's CPU time per response of the run, in µs: the servers' (and PGlite's thread's), not the load
+   * generator's, which has a process of its own. Time the servers spent off the core does not count, so on a shared
+   * machine it moves less with the neighbours than a rate does.
+   */
+  serverCpuMicroseconds?: number;
 }
 
 /** Rejects after `milliseconds` so a stuck close cannot keep the bench alive. */
