@@ -4,9 +4,11 @@
 // fixed number of requests sent by autocannon in a child process, so the load generator's CPU is not counted. On a
 // shared machine a CPU cost per request moves much less with the neighbours' load than a wall-clock rate does
 // (issue 16). The bare side's CPU over the reference's is the ratio the rates would have on an otherwise idle core.
+// Beside it, per request: the collector's pauses (a lead on allocation) and the time the event loop was working.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { start } from '../../reference/index.js';
 import { createApiKey } from '../../reference/seed.js';
 import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
@@ -15,6 +17,12 @@ import { bareServer, type CapturedBodies, noStorage, originOf, storeStorage } fr
 import { call, type Endpoint, requestsFor } from '../rest/load.js';
 import { drive } from './child-load.js';
 import { recordPerf } from './perf-record.js';
+
+/** Milliseconds the process spent in garbage collection so far (every kind), to charge each run its own share. */
+let collecting = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) collecting += entry.duration;
+}).observe({ entryTypes: ['gc'] });
 
 const rounds = Number(process.argv[2] ?? 5);
 const sideNames = ['reference', 'bare', 'unstored'] as const;
@@ -92,6 +100,10 @@ interface RoundMeasure {
   cpu: number;
   perSecond: number;
   client: number;
+  /** Garbage collection pauses per request, µs (wall time; the main thread waits for the collector's helpers). */
+  collecting: number;
+  /** Time the server's event loop was working per request, µs: its CPU plus any time it was off the core meanwhile. */
+  busy: number;
 }
 const results = new Map<string, Record<Side, RoundMeasure[]>>();
 try {
@@ -121,9 +133,12 @@ try {
             ? undefined
             : path.join(perfDir, `${side}-${endpoint.method}-${round}.data`);
         const recording = perfFile === undefined ? undefined : await recordPerf(perfFile);
+        const collectingBefore = collecting;
+        const loopBefore = performance.eventLoopUtilization();
         const before = process.cpuUsage();
         const counts = await drive(sides[side], requests, requestsPerRun);
         const used = process.cpuUsage(before);
+        const loop = performance.eventLoopUtilization(loopBefore);
         await recording?.stop();
         if (perfFile !== undefined) await writeFile(`${perfFile}.requests`, String(counts.ok));
         if (counts.other > 0)
@@ -134,6 +149,8 @@ try {
             cpu: (used.user + used.system) / counts.ok,
             perSecond: counts.perSecond,
             client: counts.clientMicroseconds,
+            collecting: ((collecting - collectingBefore) * 1000) / counts.ok,
+            busy: (loop.active * 1000) / counts.ok,
           });
       }
     }
@@ -159,6 +176,9 @@ for (const [label, measures] of results) {
   const rateRatios = referenceRate.map((value, index) => value / (bareRate[index] ?? Number.NaN));
   console.log(
     `${label}: CPU µs per request, reference ${median(entry.reference).toFixed(0)} (${fixed(entry.reference)}), bare ${median(entry.bare).toFixed(0)} (${fixed(entry.bare)}), bare storing nothing ${median(entry.unstored).toFixed(0)} (${fixed(entry.unstored)}); bare/reference ${median(ratios).toFixed(2)}x (rounds ${range(ratios)}), storing nothing/reference ${median(unstoredRatios).toFixed(2)}x`,
+  );
+  console.log(
+    `${label}: µs per request in collection pauses, reference ${median(of('reference', 'collecting')).toFixed(1)}, bare ${median(of('bare', 'collecting')).toFixed(1)}, bare storing nothing ${median(of('unstored', 'collecting')).toFixed(1)}; event loop working, reference ${median(of('reference', 'busy')).toFixed(0)}, bare ${median(of('bare', 'busy')).toFixed(0)}, bare storing nothing ${median(of('unstored', 'busy')).toFixed(0)}`,
   );
   console.log(
     `${label}: requests a second, reference ${median(referenceRate).toFixed(0)}, bare ${median(bareRate).toFixed(0)}; reference/bare ${median(rateRatios).toFixed(2)}x (rounds ${range(rateRatios)}); the load generator's CPU µs per response, reference ${median(of('reference', 'client')).toFixed(0)}, bare ${median(of('bare', 'client')).toFixed(0)}`,
