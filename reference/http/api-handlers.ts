@@ -41,8 +41,6 @@ export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache)
     accountId: caller.accountId,
     feedPathTemplate,
   });
-  // The account the authentication read for this request: no second read.
-  const account = async (caller: Caller) => caller.account;
   const renderFeed = async (reportId: string) => {
     const report = await dependencies.store.reports.getById(reportId);
     if (report === null) throw problem('resource_missing', `No such report: ${reportId}.`, 'reportId');
@@ -54,7 +52,8 @@ export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache)
   return {
     createStream: async ({ auth, body }) => ({
       status: 201,
-      body: await streams.createStream(context(auth), body, (await account(auth)).defaultRegion),
+      // The account the authentication read for this request: no second read, and nothing to await.
+      body: await streams.createStream(context(auth), body, auth.account.defaultRegion),
     }),
     listStreams: async ({ auth, query }) => ({
       status: 200,
@@ -161,6 +160,6 @@ export function apiHandlers(dependencies: ServiceDependencies, feeds: FeedCache)
       status: 200,
       body: await webhooks.listDeliveries(context(auth), params.webhookId, query),
     }),
-    getAccount: async ({ auth }) => ({ status: 200, body: accountObject(await account(auth)) }),
+    getAccount: async ({ auth }) => ({ status: 200, body: accountObject(auth.account) }),
   };
 }

@@ -70,11 +70,8 @@ export async function requireStream(context: ServiceContext, streamId: string): 
   return streamFound(await context.store.streams.get(context.accountId, streamId), streamId);
 }
 
-async function requireReportForRecording(
-  context: ServiceContext,
-  reportId: string | null | undefined,
-): Promise<void> {
-  if (reportId === null || reportId === undefined) return;
+/** Called only with a report id: most streams record nothing, and then there is no call and no await (issue 16). */
+async function requireReportForRecording(context: ServiceContext, reportId: string): Promise<void> {
   if ((await context.store.reports.get(context.accountId, reportId)) === null) {
     throw problem('resource_missing', `No such report: ${reportId}.`, 'recordingReportId');
   }
@@ -86,7 +83,7 @@ export async function createStream(
   body: CreateStreamRequestBody,
   defaultRegion: string,
 ): Promise<CreatedStream> {
-  await requireReportForRecording(context, body.recordingReportId);
+  if (body.recordingReportId != null) await requireReportForRecording(context, body.recordingReportId);
   const streamKey = randomMatching(schemaPatterns['CreatedStream.streamKey']);
   const row = await context.store.streams.insert({
     id: newId('StreamId'),
@@ -138,7 +135,7 @@ export async function updateStream(
       body.quality !== undefined ? 'quality' : 'format',
     );
   }
-  await requireReportForRecording(context, body.recordingReportId);
+  if (body.recordingReportId != null) await requireReportForRecording(context, body.recordingReportId);
   const updated = await context.store.streams.update(context.accountId, streamId, body);
   return streamObject(context, streamFound(updated, streamId));
 }
