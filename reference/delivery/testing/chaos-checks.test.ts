@@ -96,5 +96,21 @@ describe('checkChaos retries after a crash', () => {
     const late = deliveryAttemptedAt('dlv_late', failedAt, failedAt + firstDelayMs + 1_200_000);
     const report = checkChaos(input([backlog, late]));
     expect(report.retriesLate).toBe(1);
+    // Due 100 wall ms after the backlog was made, plus its delay; the window was stretched to the backlog's end.
+    expect(report.lateRetries).toEqual([
+      {
+        delaySeconds: firstDelayMs / 1000,
+        lateWallMs: 1200,
+        dueAfterRecoveryWallMs: 100 + wallOf(firstDelayMs),
+      },
+    ]);
+  });
+
+  it('says of a late retry before any crash that it came before one', () => {
+    const early = deliveryAttemptedAt('dlv_early', 0, firstDelayMs + 2_000_000);
+    const report = checkChaos({ ...input([early]), crashes: [{ from: 10_000, to: 10_100 }] });
+    expect(report.lateRetries).toEqual([
+      { delaySeconds: firstDelayMs / 1000, lateWallMs: 2000, dueAfterRecoveryWallMs: null },
+    ]);
   });
 });

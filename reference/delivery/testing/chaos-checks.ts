@@ -41,6 +41,12 @@ export interface ChaosReport {
   recoveryWallMs: number[];
   /** How much later than its delay a retry left, in wall-clock ms (outside crashes): median and max. */
   retryLatenessWallMs: { median: number; max: number };
+  /**
+   * The first late retries (up to `lateRetriesShown`), to tell a stall from a pattern when a run fails: the delay it
+   * followed, how late it left, and how long after the last crash's stretched window it fell due (wall-clock ms;
+   * null before any crash).
+   */
+  lateRetries: LateRetry[];
   signaturesChecked: number;
   /** The HMAC did not verify with the webhook's secret (the generated verifier, any timestamp). */
   signaturesFailed: number;
@@ -53,6 +59,14 @@ export interface ChaosReport {
   /** Deliveries with more recorded attempts than the schedule allows (the first and one per retry delay). */
   attemptsBeyondSchedule: number;
 }
+
+export interface LateRetry {
+  delaySeconds: number;
+  lateWallMs: number;
+  dueAfterRecoveryWallMs: number | null;
+}
+
+const lateRetriesShown = 20;
 
 export function checkChaos(input: ChaosInput): ChaosReport {
   const { anchor } = input;
@@ -79,6 +93,7 @@ export function checkChaos(input: ChaosInput): ChaosReport {
     retriesLateAfterCrash: 0,
     recoveryWallMs: [],
     retryLatenessWallMs: { median: 0, max: 0 },
+    lateRetries: [],
     signaturesChecked: 0,
     signaturesFailed: 0,
     signaturesOutsideTolerance: 0,
@@ -93,6 +108,16 @@ export function checkChaos(input: ChaosInput): ChaosReport {
   report.retriesLateAfterCrash = recovery.lateRetries;
   const recovering = (from: number, to: number) =>
     recovery.windows.some((window) => from <= window.to && to >= window.from);
+  const noteLate = (dueScaled: number, delayMs: number, lateWallMs: number) => {
+    if (report.lateRetries.length >= lateRetriesShown) return;
+    const due = wallOf(dueScaled);
+    const lastEnd = Math.max(...recovery.windows.map((window) => window.to).filter((end) => end <= due));
+    report.lateRetries.push({
+      delaySeconds: delayMs / 1000,
+      lateWallMs: Math.round(lateWallMs),
+      dueAfterRecoveryWallMs: Number.isFinite(lastEnd) ? Math.round(due - lastEnd) : null,
+    });
+  };
   for (const delivery of input.deliveries) {
     const receipts = byDelivery.get(delivery.id) ?? [];
     const accepted = receipts.findIndex((receipt) => receipt.status < 300);
@@ -120,6 +145,7 @@ export function checkChaos(input: ChaosInput): ChaosReport {
       input.slackWallMs,
       anchor.scale,
       lateness,
+      noteLate,
     );
   }
   lateness.sort((a, b) => a - b);
@@ -205,6 +231,7 @@ function checkRetries(
   slackWallMs: number,
   scale: number,
   lateness: number[],
+  noteLate: (dueScaled: number, delayMs: number, lateWallMs: number) => void,
 ): void {
   for (const { failedAt, delayMs, madeAt } of retriesOf(delivery, scale)) {
     const gap = madeAt - failedAt;
@@ -213,7 +240,10 @@ function checkRetries(
     if (spansCrash(failedAt, madeAt)) report.retriesAcrossCrash += 1;
     else {
       lateness.push((gap - delayMs) / scale);
-      if (gap > delayMs * 1.05 + slackWallMs * scale) report.retriesLate += 1;
+      if (gap > delayMs * 1.05 + slackWallMs * scale) {
+        report.retriesLate += 1;
+        noteLate(failedAt + delayMs, delayMs, (gap - delayMs) / scale);
+      }
     }
   }
 }
