@@ -106,6 +106,21 @@ describe('checkChaos retries after a crash', () => {
     ]);
   });
 
+  it('judges a retry due while the restart catches up (within the slack after the window) from the end of the slack', () => {
+    const backlog = deliveryAttemptedAt('dlv_backlog', 0, backlogEnd);
+    // Failed 10 wall ms after the stretched window, so due 70 ms after it (slack 100 ms); made 120 ms late, which is
+    // beyond 5 % and the slack from when it fell due, but 90 ms after the slack's end.
+    const failedAt = backlogEnd + 10_000;
+    const due = failedAt + firstDelayMs;
+    const waited = deliveryAttemptedAt('dlv_waited', failedAt, due + 120_000);
+    const report = checkChaos(input([backlog, waited]));
+    expect(report.retriesDueWhileCatchingUp).toBe(1);
+    expect(report.retriesLate).toBe(0);
+    // Made 500 ms after it fell due: 470 ms after the slack's end, still late.
+    const stuck = deliveryAttemptedAt('dlv_stuck', failedAt, due + 500_000);
+    expect(checkChaos(input([backlog, stuck])).retriesLate).toBe(1);
+  });
+
   it('says of a late retry before any crash that it came before one', () => {
     const early = deliveryAttemptedAt('dlv_early', 0, firstDelayMs + 2_000_000);
     const report = checkChaos({ ...input([early]), crashes: [{ from: 10_000, to: 10_100 }] });

@@ -37,13 +37,15 @@ export interface ChaosReport {
   retriesAcrossCrash: number;
   /** Retries that fell due in a crash window and were made more than the recovery bound after its end. */
   retriesLateAfterCrash: number;
+  /** Retries that fell due within the slack after a stretched crash window, judged from the slack's end. */
+  retriesDueWhileCatchingUp: number;
   /** Per crash, how long after its window's end the last retry that fell due in it was made (wall-clock ms, ≥ 0). */
   recoveryWallMs: number[];
   /** How much later than its delay a retry left, in wall-clock ms (outside crashes): median and max. */
   retryLatenessWallMs: { median: number; max: number };
   /**
-   * The first late retries (up to `lateRetriesShown`), to tell a stall from a pattern when a run fails: the delay it
-   * followed, how late it left, and how long after the last crash's stretched window it fell due (wall-clock ms;
+   * The latest retries (up to `lateRetriesShown`, latest first), to tell a stall from a pattern when a run fails: the
+   * delay each followed, how late it left, and how long after the last crash's stretched window it fell due (wall-clock ms;
    * null before any crash).
    */
   lateRetries: LateRetry[];
@@ -91,6 +93,7 @@ export function checkChaos(input: ChaosInput): ChaosReport {
     retriesLate: 0,
     retriesAcrossCrash: 0,
     retriesLateAfterCrash: 0,
+    retriesDueWhileCatchingUp: 0,
     recoveryWallMs: [],
     retryLatenessWallMs: { median: 0, max: 0 },
     lateRetries: [],
@@ -108,8 +111,19 @@ export function checkChaos(input: ChaosInput): ChaosReport {
   report.retriesLateAfterCrash = recovery.lateRetries;
   const recovering = (from: number, to: number) =>
     recovery.windows.some((window) => from <= window.to && to >= window.from);
+  // Once its backlog of retries is made, a restarted service is still catching up (those sends in flight and their
+  // outcomes written, the first attempts pending at the kill resumed): a retry falling due within the slack after the
+  // stretched window is judged from the slack's end. Local runs put the latest retries there (ADR 0012, wave 18).
+  const judgedFrom = (dueScaled: number): number => {
+    const due = wallOf(dueScaled);
+    for (const window of recovery.windows)
+      if (due > window.to && due < window.to + input.slackWallMs) {
+        report.retriesDueWhileCatchingUp += 1;
+        return scaledOf(window.to + input.slackWallMs);
+      }
+    return dueScaled;
+  };
   const noteLate = (dueScaled: number, delayMs: number, lateWallMs: number) => {
-    if (report.lateRetries.length >= lateRetriesShown) return;
     const due = wallOf(dueScaled);
     const lastEnd = Math.max(...recovery.windows.map((window) => window.to).filter((end) => end <= due));
     report.lateRetries.push({
@@ -145,9 +159,12 @@ export function checkChaos(input: ChaosInput): ChaosReport {
       input.slackWallMs,
       anchor.scale,
       lateness,
-      noteLate,
+      { judgedFrom, noteLate },
     );
   }
+  report.lateRetries = report.lateRetries
+    .sort((left, right) => right.lateWallMs - left.lateWallMs)
+    .slice(0, lateRetriesShown);
   lateness.sort((a, b) => a - b);
   report.retryLatenessWallMs = {
     median: Math.round(lateness[Math.floor(lateness.length / 2)] ?? 0),
@@ -231,7 +248,11 @@ function checkRetries(
   slackWallMs: number,
   scale: number,
   lateness: number[],
-  noteLate: (dueScaled: number, delayMs: number, lateWallMs: number) => void,
+  judge: {
+    /** When a retry due at that scaled time is judged from (later than it while a restart catches up). */
+    judgedFrom: (dueScaled: number) => number;
+    noteLate: (dueScaled: number, delayMs: number, lateWallMs: number) => void;
+  },
 ): void {
   for (const { failedAt, delayMs, madeAt } of retriesOf(delivery, scale)) {
     const gap = madeAt - failedAt;
@@ -240,9 +261,10 @@ function checkRetries(
     if (spansCrash(failedAt, madeAt)) report.retriesAcrossCrash += 1;
     else {
       lateness.push((gap - delayMs) / scale);
-      if (gap > delayMs * 1.05 + slackWallMs * scale) {
+      const due = failedAt + delayMs;
+      if (madeAt - judge.judgedFrom(due) > delayMs * 0.05 + slackWallMs * scale) {
         report.retriesLate += 1;
-        noteLate(failedAt + delayMs, delayMs, (gap - delayMs) / scale);
+        judge.noteLate(due, delayMs, (gap - delayMs) / scale);
       }
     }
   }
