@@ -3,7 +3,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import type autocannon from 'autocannon';
-import { within } from './load.js';
+import { runGraceSeconds, within } from './load.js';
 
 /** One run asked of the child. */
 export interface LoadOrder {
@@ -15,9 +15,6 @@ export interface LoadOrder {
 }
 
 type LoadAnswer = { id: number; result: autocannon.Result } | { id: number; error: string };
-
-/** How long past its own duration a run may take before the bench gives up on it. */
-const graceSeconds = 20;
 
 /** A long-lived child process running autocannon on request: started once, so no run pays a start-up. */
 export class LoadProcess {
@@ -54,7 +51,7 @@ export class LoadProcess {
     const id = this.#nextId++;
     const answered = new Promise<LoadAnswer>((resolve) => this.#waiting.set(id, resolve));
     this.#child.send({ id, origin, requests, seconds, connections } satisfies LoadOrder);
-    const answer = await within(answered, (seconds + graceSeconds) * 1000, 'an autocannon run');
+    const answer = await within(answered, (seconds + runGraceSeconds) * 1000, 'an autocannon run');
     if ('error' in answer) throw new Error(`autocannon: ${answer.error}`);
     return answer.result;
   }

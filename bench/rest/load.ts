@@ -34,6 +34,9 @@ export interface RunMeasure {
   serverCpuMicroseconds?: number;
 }
 
+/** How long past its own duration an autocannon run may take before the bench gives up on it. */
+export const runGraceSeconds = 20;
+
 /** Rejects after `milliseconds` so a stuck close cannot keep the bench alive. */
 export async function within<T>(task: Promise<T>, milliseconds: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -62,7 +65,7 @@ export async function load(
     );
   });
   try {
-    return await within(finished, (seconds + 20) * 1000, 'an autocannon run');
+    return await within(finished, (seconds + runGraceSeconds) * 1000, 'an autocannon run');
   } catch (error) {
     instance?.stop();
     throw error;
