@@ -100,15 +100,42 @@ describe('authenticate', () => {
 
   it('says "invalid API key" for a wrong key and names the access token only for a JWT (issue 12, item 14)', async () => {
     const messageOf = async (token: string) =>
-      authenticate(`Bearer ${token}`, sources).then(
-        () => 'ok',
-        (error: ApiProblem) => error.message,
-      );
+      // A refusal may be thrown at once or come as a rejected promise: both are read the same way.
+      Promise.resolve()
+        .then(() => authenticate(`Bearer ${token}`, sources))
+        .then(
+          () => 'ok',
+          (error: ApiProblem) => error.message,
+        );
     expect(await messageOf('sk_test_4eC39HqLyjWDarjtT1zdp7dc')).toBe(
       'Invalid API key: a secret key matches ^tlm_sk_[A-Za-z0-9]{32}$, a publishable key ^tlm_pk_[A-Za-z0-9]{32}$.',
     );
     expect(await messageOf(newApiKey('secret').key)).toMatch(/^Invalid API key: no account has this key/);
     expect(await messageOf('abc.def.ghi')).toMatch(/^Invalid access token/);
+  });
+
+  it('answers a key its source holds without a promise, and waits only where a source must (issue 16)', async () => {
+    const held = {
+      ...sources,
+      findApiKey: (hash: string) => {
+        const key = keys.find((candidate) => candidate.hash === hash);
+        return key === undefined ? null : { key, account: null };
+      },
+    };
+    const known = authenticate(`Bearer ${secret.key}`, held);
+    expect(known).not.toBeInstanceOf(Promise);
+    expect((known as { rateLimitKey: string }).rateLimitKey).toBe('key_1');
+    // A refusal from a held answer is thrown at once.
+    expect(() => authenticate(`Bearer ${revoked.key}`, held)).toThrow('This API key was revoked.');
+    // A source that reads (a database) makes the answer a promise; an access token is always checked by one.
+    expect(authenticate(`Bearer ${secret.key}`, sources)).toBeInstanceOf(Promise);
+    const token = await accessTokens.issue({
+      accountId: 'acct_1',
+      clientId: 'cl_1',
+      scope: 'streams:read',
+      grantId: 'g',
+    });
+    expect(authenticate(`Bearer ${token}`, sources)).toBeInstanceOf(Promise);
   });
 
   it('reports an expired access token as token_expired', async () => {

@@ -3,7 +3,7 @@ import { securitySchemeFacts } from '../../generated/types/facts.js';
 import { problem } from '../problems.js';
 import type { AccountRow, KeyWithAccount } from '../storage/rows.js';
 import type { AccessTokens } from './access-tokens.js';
-import { apiKeyKindOf, apiKeySchemeName, scopesOfKeyKind } from './api-keys.js';
+import { type ApiKeyKind, apiKeyKindOf, apiKeySchemeName, scopesOfKeyKind } from './api-keys.js';
 import { digest } from './secrets.js';
 
 /** Who is calling: the account acted for, what the credential may do, and the key its rate window counts against. */
@@ -17,8 +17,8 @@ export interface Credential {
 }
 
 export interface CredentialSources {
-  /** The key with that digest and its account, in one read. */
-  findApiKey(hash: string): Promise<KeyWithAccount | null>;
+  /** The key with that digest and its account, in one read; without a promise when the store already holds them. */
+  findApiKey(hash: string): KeyWithAccount | null | Promise<KeyWithAccount | null>;
   accessTokens: AccessTokens;
 }
 
@@ -65,11 +65,16 @@ export function bearerToken(header: string): string | undefined {
   return whitespace.test(token) ? undefined : token;
 }
 
-/** Turns an Authorization header into a credential, or throws the authentication problem of the spec. */
-export async function authenticate(
+/**
+ * Turns an Authorization header into a credential, or throws the authentication problem of the spec. An API key the
+ * store already holds is answered without a promise (most requests: a client sends its key with every one), so the
+ * request goes on in the same turn (issue 16); otherwise, and for access tokens, the answer is a promise. A header
+ * that is no credential at all is refused by a throw either way.
+ */
+export function authenticate(
   header: string | undefined,
   sources: CredentialSources,
-): Promise<Credential> {
+): Credential | Promise<Credential> {
   // Node's HTTP parser strips the whitespace around a header's value: a blank header arrives as ''.
   if (header === undefined || header === '')
     throw problem('missing_token', 'No Authorization header.', undefined, challenge());
@@ -84,28 +89,36 @@ export async function authenticate(
     );
   }
   const keyKind = apiKeyKindOf(token);
-  if (keyKind !== null) {
-    const found = await sources.findApiKey(presentedKeyDigests.memo(token));
-    if (found === null) {
-      throw problem(
-        'invalid_token',
-        'Invalid API key: no account has this key (was it rolled or mistyped?).',
-        undefined,
-        challenge('invalid_token'),
-      );
-    }
-    const { key, account } = found;
-    if (key.status !== 'active')
-      throw problem('key_revoked', 'This API key was revoked.', undefined, challenge('invalid_token'));
-    const scopes = scopesOfKeyKind(keyKind);
-    return {
-      accountId: key.accountId,
-      kind: keyKind,
-      scopes: scopes === 'all' ? 'all' : new Set(scopes),
-      rateLimitKey: key.id,
-      account,
-    };
+  if (keyKind === null) return accessTokenCredential(token, sources);
+  const found = sources.findApiKey(presentedKeyDigests.memo(token));
+  return found instanceof Promise
+    ? found.then((known) => apiKeyCredential(known, keyKind))
+    : apiKeyCredential(found, keyKind);
+}
+
+function apiKeyCredential(found: KeyWithAccount | null, keyKind: ApiKeyKind): Credential {
+  if (found === null) {
+    throw problem(
+      'invalid_token',
+      'Invalid API key: no account has this key (was it rolled or mistyped?).',
+      undefined,
+      challenge('invalid_token'),
+    );
   }
+  const { key, account } = found;
+  if (key.status !== 'active')
+    throw problem('key_revoked', 'This API key was revoked.', undefined, challenge('invalid_token'));
+  const scopes = scopesOfKeyKind(keyKind);
+  return {
+    accountId: key.accountId,
+    kind: keyKind,
+    scopes: scopes === 'all' ? 'all' : new Set(scopes),
+    rateLimitKey: key.id,
+    account,
+  };
+}
+
+async function accessTokenCredential(token: string, sources: CredentialSources): Promise<Credential> {
   const checked = await sources.accessTokens.verify(token);
   if (!checked.ok) {
     if (checked.expired) {

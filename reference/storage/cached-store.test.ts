@@ -81,6 +81,27 @@ describe('cached store', () => {
     expect(reads.keys).toBe(3);
   });
 
+  it('answers a key and account it holds without a promise, and reads only the account it lacks (issue 16)', async () => {
+    const { store, reads } = countingStore();
+    const caches = newStoreCaches();
+    const cached = cachedStore(store, caches);
+    await cached.apiKeys.findWithAccount('h1');
+    // Held: the answer itself, so the request goes on in the same turn.
+    const held = cached.apiKeys.findWithAccount('h1');
+    expect(held).not.toBeInstanceOf(Promise);
+    expect(held).toEqual({ key, account });
+    expect(cached.apiKeys.findWithAccount('h1') instanceof Promise).toBe(false);
+    // An account dropped from its cache (its own cap, or a change) is read alone; the key is not read again.
+    caches.accounts.clear();
+    const lacking = cached.apiKeys.findWithAccount('h1');
+    expect(lacking).toBeInstanceOf(Promise);
+    expect(await lacking).toEqual({ key, account });
+    expect(reads).toEqual({ keys: 1, accounts: 1 });
+    // A remembered unknown key is refused at once.
+    await cached.apiKeys.findWithAccount('h3');
+    expect(cached.apiKeys.findWithAccount('h3')).toBeNull();
+  });
+
   it('forgets an unknown key once a key with that digest is created', async () => {
     const { store } = countingStore();
     const cached = cachedStore(store);

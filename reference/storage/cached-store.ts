@@ -157,25 +157,31 @@ function wrapKeysAndAccounts(
     witness.trusted
       ? readThrough(caches, caches.accounts, id, (key) => store.accounts.get(key))
       : store.accounts.get(id);
+  /** Both read at once, and remembered unless a change was dropped meanwhile. */
+  const readKeyWithAccount = async (hash: string) => {
+    const generation = caches.generation;
+    const found = await store.apiKeys.findWithAccount(hash);
+    if (caches.generation !== generation) return found;
+    caches.keysByHash.set(hash, found?.key ?? unknown);
+    if (found !== null) caches.accounts.set(found.key.accountId, found.account ?? unknown);
+    return found;
+  };
   return {
     ...store,
     apiKeys: {
       ...store.apiKeys,
       findByHash,
-      // From the caches when they hold the key; otherwise one read of both, which fills them.
-      async findWithAccount(hash) {
+      // From the caches when they hold the key, without a promise when they hold its account too (the usual request:
+      // issue 16); otherwise one read of both, which fills them.
+      findWithAccount(hash) {
         if (!witness.trusted) return store.apiKeys.findWithAccount(hash);
         const cachedKey = caches.keysByHash.get(hash);
-        if (cachedKey !== undefined)
-          return isUnknown(cachedKey)
-            ? null
-            : { key: cachedKey, account: await getAccount(cachedKey.accountId) };
-        const generation = caches.generation;
-        const found = await store.apiKeys.findWithAccount(hash);
-        if (caches.generation !== generation) return found;
-        caches.keysByHash.set(hash, found?.key ?? unknown);
-        if (found !== null) caches.accounts.set(found.key.accountId, found.account ?? unknown);
-        return found;
+        if (cachedKey === undefined) return readKeyWithAccount(hash);
+        if (isUnknown(cachedKey)) return null;
+        const cachedAccount = caches.accounts.get(cachedKey.accountId);
+        if (cachedAccount === undefined)
+          return getAccount(cachedKey.accountId).then((account) => ({ key: cachedKey, account }));
+        return { key: cachedKey, account: isUnknown(cachedAccount) ? null : cachedAccount };
       },
       insert: (row) => record([{ apiKeyHash: row.hash }], () => store.apiKeys.insert(row)),
       revoke: (id, revokedAt) =>

@@ -94,8 +94,11 @@ export interface Store {
   apiKeys: {
     insert(row: ApiKeyRow): Promise<ApiKeyRow>;
     findByHash(hash: string): Promise<ApiKeyRow | null>;
-    /** The key with that hash and its account, in one read (every authenticated request needs both). */
-    findWithAccount(hash: string): Promise<KeyWithAccount | null>;
+    /**
+     * The key with that hash and its account, in one read (every authenticated request needs both). A store that
+     * holds them in memory answers without a promise, so an authenticated request waits for nothing (issue 16).
+     */
+    findWithAccount(hash: string): KeyWithAccount | null | Promise<KeyWithAccount | null>;
     get(id: string): Promise<ApiKeyRow | null>;
     listForAccount(accountId: string): Promise<ApiKeyRow[]>;
     revoke(id: string, revokedAt: string): Promise<ApiKeyRow | null>;

@@ -78,7 +78,7 @@ export function createMemoryStore(): Store {
         return apiKeys.insert(row);
       },
       findByHash: async (hash) => apiKeys.read(apiKeys.entries.get(keyIdsByHash.get(hash) ?? '')),
-      async findWithAccount(hash) {
+      findWithAccount(hash) {
         const key = apiKeys.read(apiKeys.entries.get(keyIdsByHash.get(hash) ?? ''));
         return key === null ? null : { key, account: accounts.read(accounts.entries.get(key.accountId)) };
       },
