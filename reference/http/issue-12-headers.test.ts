@@ -68,6 +68,13 @@ describe('security headers (issue 12, item 6)', () => {
         headers: withOrigin('https://evil.example'),
       });
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
+      // A refused credential's answer is readable by the page too (the CORS fields come before authentication).
+      const refused = await call('listStreams', {
+        token: 'tlm_pk_00000000000000000000000000000000',
+        headers: withOrigin(origin),
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['access-control-allow-origin']).toBe(origin);
       // A secret-key operation never gets CORS, even from an allowed origin.
       const write = await call('createStream', {
         token: account.keys.secret.key,
