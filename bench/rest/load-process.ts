@@ -5,16 +5,24 @@ import path from 'node:path';
 import type autocannon from 'autocannon';
 import { runGraceSeconds, within } from './load.js';
 
-/** One run asked of the child. */
-export interface LoadOrder {
-  id: number;
+/** One run asked of the child: for `seconds`, or until `amount` requests were answered. */
+export type LoadOrder = { id: number } & LoadRequest;
+type LoadRequest = {
   origin: string;
   requests: autocannon.Request[];
-  seconds: number;
   connections: number;
+} & ({ seconds: number } | { amount: number });
+
+/** The run's result with the child's own CPU per response (the load generator's cost, not the server's). */
+export interface LoadRun {
+  result: autocannon.Result;
+  clientMicroseconds: number;
 }
 
-type LoadAnswer = { id: number; result: autocannon.Result } | { id: number; error: string };
+type LoadAnswer = ({ id: number } & LoadRun) | { id: number; error: string };
+
+/** The slowest rate a fixed-count run is given time for, requests a second, before it counts as stuck. */
+const slowestRate = 500;
 
 /** A long-lived child process running autocannon on request: started once, so no run pays a start-up. */
 export class LoadProcess {
@@ -48,12 +56,26 @@ export class LoadProcess {
     seconds: number,
     connections: number,
   ): Promise<autocannon.Result> {
+    return (await this.#ask({ origin, requests, connections, seconds }, seconds)).result;
+  }
+
+  /** One run of `amount` requests (CPU per request over a fixed count: `bench/measure/`). */
+  runAmount(
+    origin: string,
+    requests: autocannon.Request[],
+    amount: number,
+    connections: number,
+  ): Promise<LoadRun> {
+    return this.#ask({ origin, requests, connections, amount }, amount / slowestRate);
+  }
+
+  async #ask(order: LoadRequest, seconds: number): Promise<LoadRun> {
     const id = this.#nextId++;
     const answered = new Promise<LoadAnswer>((resolve) => this.#waiting.set(id, resolve));
-    this.#child.send({ id, origin, requests, seconds, connections } satisfies LoadOrder);
+    this.#child.send({ id, ...order } satisfies LoadOrder);
     const answer = await within(answered, (seconds + runGraceSeconds) * 1000, 'an autocannon run');
     if ('error' in answer) throw new Error(`autocannon: ${answer.error}`);
-    return answer.result;
+    return answer;
   }
 
   /** Ends the child (it exits when the channel closes) and waits for it. */
