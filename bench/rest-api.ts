@@ -20,6 +20,7 @@ import {
   measure,
   type RunMeasure,
   requestsFor,
+  requestsPerKey,
   within,
 } from './rest/load.js';
 import { LoadProcess } from './rest/load-process.js';
@@ -36,8 +37,6 @@ const warmupSeconds = 0.5;
 const measuredSeconds = 2;
 const rounds = 10;
 const reportsListed = 100;
-/** Requests sent with one key over a whole run: below the paid plan's limit, so no request of a run meets it. */
-const requestsPerKey = 400;
 /**
  * The first guess of the reference's rate, before any run measured it; later pools follow the fastest run seen of
  * either side. The reference alone was not enough: after a slow first round (664 req/s) the next round's pool was sized

@@ -5,11 +5,10 @@
 // `npx tsx bench/measure/profile-summary.ts <file>`.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { accountPlanMembers } from '../../generated/types/facts.js';
 import { start } from '../../reference/index.js';
 import { createApiKey } from '../../reference/seed.js';
 import { createMemoryStore } from '../../reference/storage/testing/memory-store.js';
-import { load, measure, requestsFor } from '../rest/load.js';
+import { load, measure, requestsFor, requestsPerKey } from '../rest/load.js';
 
 const [backend = 'memory', operation = 'post'] = process.argv.slice(2);
 const seconds = 10;
@@ -28,7 +27,7 @@ try {
   if (paid === undefined) throw new Error('no seeded paid account');
   // Enough keys that none meets its window at the fastest rate seen here: with 200, a quiet machine's 13,500 POSTs a
   // second spread 675 requests over each key and a quarter of the profile was 429 answers.
-  const keyCount = Math.ceil((maximumRate * seconds) / (accountPlanMembers.paid.requestsPerMinute * 0.8));
+  const keyCount = Math.ceil((maximumRate * seconds) / requestsPerKey);
   const keys: string[] = [];
   for (let index = 0; index < keyCount; index += 1)
     keys.push(

@@ -1,5 +1,6 @@
 // Driving one server with autocannon and reading what a run measured.
 import autocannon from 'autocannon';
+import { accountPlanMembers } from '../../generated/types/facts.js';
 
 export const connections = 10;
 
@@ -33,6 +34,12 @@ export interface RunMeasure {
    */
   serverCpuMicroseconds?: number;
 }
+
+/**
+ * Requests sent with one paid key over a whole run (a run is shorter than the plan's one-minute window): four fifths of
+ * its limit, so no request of a run meets the limit.
+ */
+export const requestsPerKey = Math.floor(accountPlanMembers.paid.requestsPerMinute * 0.8);
 
 /** How long past its own duration an autocannon run may take before the bench gives up on it. */
 export const runGraceSeconds = 20;

@@ -44,9 +44,9 @@ export interface ChaosReport {
   /** How much later than its delay a retry left, in wall-clock ms (outside crashes): median and max. */
   retryLatenessWallMs: { median: number; max: number };
   /**
-   * The latest retries (up to `lateRetriesShown`, latest first), to tell a stall from a pattern when a run fails: the
-   * delay each followed, how late it left, and how long after the last crash's stretched window it fell due (wall-clock ms;
-   * null before any crash).
+   * The late retries that left latest (up to `lateRetriesShown`, the most late first), to tell a stall from a pattern
+   * when a run fails: the delay each followed, how late it left, and how long after the last crash's stretched window
+   * it fell due (wall-clock ms; null before any crash).
    */
   lateRetries: LateRetry[];
   signaturesChecked: number;
