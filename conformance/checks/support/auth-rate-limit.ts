@@ -83,57 +83,84 @@ function earlierFromFields(burst: Burst): number | null {
   return burst.limit - burst.admitted.length;
 }
 
+/** What may still be tried before a burst is judged: one burst again at once, one wait for a window. */
+export interface BurstAllowance {
+  /** A burst again at once, after one in which nothing was refused. */
+  again: boolean;
+  /** A wait for the window to end, then a burst in a window of its own. */
+  wait: boolean;
+  /** This burst came straight after one in which nothing was refused: its window opened during that burst. */
+  afterAllAdmitted: boolean;
+}
+
+export type BurstStep = { next: 'judge' } | { next: 'again' } | { next: 'wait'; seconds: number };
+
 /**
- * The (limit + 1)th request of a window must be the first refused. A key whose window already held requests when the
- * burst began is judged with the earlier requests the target's RateLimit fields account for, or, without them and
- * when Retry-After shows the window opened before the burst, waited out and burst again, once; so is a burst that
- * outlasted a window. Fails with evidence otherwise.
+ * What to do after a burst: judge it (failing with evidence when it breaks the limit), send another at once, or wait
+ * out the window and send another. Sets `burst.earlier` when the target's fields account for earlier requests.
+ *
+ * A fixed window opened by earlier checks may end in the middle of even a short burst: the requests before the
+ * rollover fill the old window's rest and those after it open a new one, so all may be admitted. A window rolls over
+ * at most once in its length, so a second burst at once must meet a refusal; a target that never refuses fails it.
+ */
+export function stepAfterBurst(burst: Burst, allowance: BurstAllowance): BurstStep {
+  const { limit } = burst;
+  expectThat(
+    burst.others.length === 0,
+    `only 2xx or ${limitedStatus} answers in a burst of ${limit + 1} (${burst.others.length} others)`,
+    burst.others[0] ?? null,
+  );
+  const firstLimited = burst.limited[0];
+  if (firstLimited === undefined) {
+    if (allowance.again) return { next: 'again' };
+    expectThat(
+      false,
+      `a ${limitedStatus} among ${limit + 1} requests sent within ${burst.elapsedSeconds.toFixed(1)} s (window ${windowSeconds} s), and again in a second burst at once; all were admitted`,
+      burst.admitted.at(-1) ?? null,
+    );
+  }
+  const retryAfter = retryAfterOf(firstLimited);
+  const wait =
+    retryAfter !== null && allowance.wait ? { next: 'wait' as const, seconds: retryAfter + 1 } : null;
+  const openedBefore =
+    allowance.afterAllAdmitted ||
+    (retryAfter !== null && retryAfter < windowSeconds - Math.ceil(burst.elapsedSeconds) - 1);
+  if (burst.admitted.length < limit) {
+    // The window held earlier requests (another check's, an earlier burst's, or before the run): the target's fields
+    // may count them; else wait for a window of the burst's own.
+    const earlier = earlierFromFields(burst);
+    if (earlier !== null) burst.earlier = earlier;
+    else if (openedBefore && wait !== null) return wait;
+  }
+  // More admitted than the limit: a window rolled over mid-burst; wait for one of our own.
+  if (burst.admitted.length > limit && wait !== null) return wait;
+  const counted = burst.earlier + burst.admitted.length;
+  expectThat(
+    counted === limit,
+    `exactly ${limit} admitted in the window and the rest, from the ${limit + 1}th on, refused with ${limitedStatus}; got ${burst.admitted.length} admitted${burst.earlier > 0 ? ` after ${burst.earlier} earlier requests of the window` : ''}, ${burst.limited.length} refused`,
+    firstLimited,
+  );
+  return { next: 'judge' };
+}
+
+/**
+ * The (limit + 1)th request of a window must be the first refused: bursts until one can be judged (stepAfterBurst),
+ * at most three, with at most one wait for a window. Fails with evidence otherwise.
  */
 export async function burstPastLimit(key: string, limit: number): Promise<Burst> {
-  for (let attempt = 1; ; attempt += 1) {
+  const allowance: BurstAllowance = { again: true, wait: true, afterAllAdmitted: false };
+  for (;;) {
     const burst = await sendBurst(key, limit);
-    const last = attempt === 2;
-    expectThat(
-      burst.others.length === 0,
-      `only 2xx or ${limitedStatus} answers in a burst of ${limit + 1} (${burst.others.length} others)`,
-      burst.others[0] ?? null,
-    );
-    const firstLimited = burst.limited[0];
-    if (firstLimited === undefined) {
-      // A window may roll over during a burst that outlasts it; inside one window this is a failure.
-      if (!last && burst.elapsedSeconds >= windowSeconds) continue;
-      expectThat(
-        false,
-        `a ${limitedStatus} among ${limit + 1} requests sent within ${burst.elapsedSeconds.toFixed(1)} s (window ${windowSeconds} s); all were admitted`,
-        burst.admitted.at(-1) ?? null,
-      );
+    const step = stepAfterBurst(burst, allowance);
+    if (step.next === 'judge') return burst;
+    allowance.afterAllAdmitted = step.next === 'again';
+    if (step.next === 'again') allowance.again = false;
+    else {
+      allowance.wait = false;
+      await new Promise((resolve) => setTimeout(resolve, step.seconds * 1000));
     }
-    const retryAfter = retryAfterOf(firstLimited);
-    const openedBefore =
-      retryAfter !== null && retryAfter < windowSeconds - Math.ceil(burst.elapsedSeconds) - 1;
-    if (burst.admitted.length < limit) {
-      // The window held earlier requests (another check's, or before the run): the target's fields may count them.
-      const earlier = earlierFromFields(burst);
-      if (earlier !== null) burst.earlier = earlier;
-      else if (openedBefore && !last) {
-        await new Promise((resolve) => setTimeout(resolve, (retryAfter + 1) * 1000));
-        continue;
-      }
-    }
-    // More admitted than the limit: a window rolled over mid-burst; wait for one of our own.
-    if (burst.admitted.length > limit && retryAfter !== null && !last) {
-      await new Promise((resolve) => setTimeout(resolve, (retryAfter + 1) * 1000));
-      continue;
-    }
-    const counted = burst.earlier + burst.admitted.length;
-    expectThat(
-      counted === limit,
-      `exactly ${limit} admitted in the window and the rest, from the ${limit + 1}th on, refused with ${limitedStatus}; got ${burst.admitted.length} admitted${burst.earlier > 0 ? ` after ${burst.earlier} earlier requests of the window` : ''}, ${burst.limited.length} refused`,
-      firstLimited,
-    );
-    return burst;
   }
 }
 
-/** Long enough for two bursts and one wait for a window. */
+/** Long enough for three bursts and one wait for a window. */
 export const burstTimeout = (windowSeconds * 2 + 30) * 1000;
