@@ -1,44 +1,4 @@
-import { randomFillSync } from 'node:crypto';
-
-const base62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-// One CSPRNG call fills bytes for many ids (a request makes several; a call per id showed in REST profiles, issue 16).
-// Each byte is handed out once and zeroed after use, so a secret never lingers in the pool after it was made.
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
-function nextRandomByte(): number {
-  if (poolOffset === pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const byte = pool[poolOffset] as number;
-  pool[poolOffset] = 0;
-  poolOffset += 1;
-  return byte;
-}
-
-const alphabet = Buffer.from(base62, 'latin1');
-// One value's characters are written here and the text is made once: a string built a character at a time allocated a
-// string per character (issue 16: the three ids of a POST were 1.8 KB of its garbage). Zeroed after each value, as the
-// pool is, so a secret does not stay in it; grown for a longer value.
-let characters = Buffer.alloc(64);
-
-/** Uniform base62 characters (rejection sampling keeps every character equally likely). */
-export function randomBase62(length: number): string {
-  if (characters.length < length) characters = Buffer.alloc(length);
-  let filled = 0;
-  while (filled < length) {
-    const byte = nextRandomByte();
-    if (byte < 248) {
-      characters[filled] = alphabet[byte % 62] as number;
-      filled += 1;
-    }
-  }
-  const text = characters.toString('latin1', 0, length);
-  characters.fill(0, 0, length);
-  return text;
-}
+import { randomBase62 } from '../runtime/random-base62.js';
 
 interface PatternShape {
   prefix: string;

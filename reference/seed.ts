@@ -1,8 +1,8 @@
 import { accountPlanMembers } from '../generated/types/facts.js';
+import { randomBase62 } from '../runtime/random-base62.js';
 import { type ApiKeyKind, apiKeyKinds, newApiKey } from './auth/api-keys.js';
 import { digest } from './auth/secrets.js';
 import { type Clock, isoTime } from './clock.js';
-import { randomBase62 } from './random-token.js';
 import { newId } from './services/ids.js';
 import type { Store } from './storage/store.js';
 

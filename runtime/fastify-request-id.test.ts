@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestIdFactory, randomBase62 } from './fastify-request-id.js';
+import { createRequestIdFactory } from './fastify-request-id.js';
 
 describe('request ids', () => {
   it('are the prefix and the given number of base62 characters', () => {
@@ -8,11 +8,7 @@ describe('request ids', () => {
   });
 
   it('differ from one call to the next', () => {
-    const ids = new Set(Array.from({ length: 1000 }, () => randomBase62(16)));
-    expect(ids.size).toBe(1000);
-  });
-
-  it('use every base62 character', () => {
-    expect(new Set(randomBase62(20_000)).size).toBe(62);
+    const next = createRequestIdFactory('req_', 16);
+    expect(new Set(Array.from({ length: 1000 }, () => next())).size).toBe(1000);
   });
 });

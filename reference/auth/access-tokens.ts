@@ -1,7 +1,7 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { securitySchemeFacts } from '../../generated/types/facts.js';
+import { randomBase62 } from '../../runtime/random-base62.js';
 import type { Clock } from '../clock.js';
-import { randomBase62 } from '../random-token.js';
 
 const lifetimeSeconds = securitySchemeFacts.OAuth2.tokenLifetimes.accessTokenSeconds;
 

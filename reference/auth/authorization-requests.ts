@@ -1,6 +1,6 @@
 import { securitySchemeFacts } from '../../generated/types/facts.js';
+import { randomBase62 } from '../../runtime/random-base62.js';
 import type { Clock } from '../clock.js';
-import { randomBase62 } from '../random-token.js';
 import type { OAuthClientRow } from '../storage/rows.js';
 import type { Store } from '../storage/store.js';
 import { digest } from './secrets.js';

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../generated/server/routes.js';
 import { apiPolicies, schemaPatterns } from '../../generated/types/facts.js';
+import { randomBase62 } from '../../runtime/random-base62.js';
 import type { ErrorCode } from '../problems.js';
-import { randomBase62 } from '../random-token.js';
 import { AccountResources, type Call, restCaller, sampleBodies } from '../testing/account-resources.js';
 import {
   type Reply,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { randomBase62 } from '../random-token.js';
+import { randomBase62 } from '../../runtime/random-base62.js';
 import { type CreatedClient, createOAuthClient } from '../seed.js';
 import { authCaller, type Call } from './account-resources.js';
 import type { Reply } from './call-operation.js';
