@@ -18,6 +18,8 @@ export interface ReferenceFaults {
   onlineWithoutStartedAt?: boolean;
   /** Live feed: a subscriber dropped as too slow takes the stream's other subscribers with it. */
   slowConsumerClosesAll?: boolean;
+  /** Recording: a record published mid-session ends the session's recording, as a deleted one does. */
+  publishedRecordEndsRecording?: boolean;
 }
 
 export type DeliveryFaults = Pick<
@@ -26,3 +28,4 @@ export type DeliveryFaults = Pick<
 >;
 export type IngestFaults = Pick<ReferenceFaults, 'otherTopicsAdmitted' | 'onlineWithoutStartedAt'>;
 export type LiveFeedFaults = Pick<ReferenceFaults, 'slowConsumerClosesAll'>;
+export type RecordingFaults = Pick<ReferenceFaults, 'publishedRecordEndsRecording'>;

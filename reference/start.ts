@@ -231,7 +231,7 @@ export async function start(options: StartOptions): Promise<RunningService> {
   if (options.redisUrl === undefined) await liveFeed.recover();
   liveFeed.attach(apps.api.server);
   streamLifecycle.onStreamDeleted((streamId) => liveFeed.streamDeleted(streamId));
-  const recorder = new StreamRecorder({ store, clock, bus });
+  const recorder = new StreamRecorder({ store, clock, bus, faults: options.faults });
   await apiListener.handOver(apps.api);
   await authListener.handOver(apps.auth);
   const redirectUri = options.oauthRedirectUri ?? `http://${host}/oauth/callback`;

@@ -108,6 +108,97 @@ describe('recording a live stream', () => {
   );
 
   check(
+    ['INF-SCHEMAS-RECORD-X-RECORDING-PUBLISHED'],
+    'a record published while its session is live keeps the samples it was published with; the session goes on in a new draft record',
+    async (context) => {
+      const created = await send('POST', '/reports', {
+        body: { title: 'Conformance recording, published live' },
+      });
+      expectWith(created.response.status === 201, 'status 201 for POST /reports', created);
+      const reportId = String((created.response.body as { id: unknown }).id);
+      const stream = await createStream({ recordingReportId: reportId });
+      const ofStream = async () =>
+        (await recordsOf(reportId)).filter((record) => record.streamId === stream.id);
+      try {
+        const device = await connectAs(stream);
+        let published: TelemetryRecord | null = null;
+        try {
+          await waitUntil(async () => (await getStream(stream)).status === 'live', 5000, 50);
+          for (let index = 0; index < samplesPerSession; index++)
+            await device.publish(topicOf(stream.id), encodeSample('json', sampleOf(index)), { qos: 1 });
+          let first: TelemetryRecord | undefined;
+          const written = await waitUntil(
+            async () => {
+              [first] = await ofStream();
+              return first?.sampleCount === samplesPerSession;
+            },
+            recordWaitMs,
+            100,
+          );
+          expectWith(
+            written && first !== undefined,
+            `the session's record holding its first ${samplesPerSession} samples within ${recordWaitMs} ms`,
+            first ?? null,
+          );
+          const publishing = await send('POST', `/reports/${reportId}/records/${first.id}/publish`);
+          expectWith(publishing.response.status === 200, 'status 200 for publishing the record', publishing);
+          published = publishing.response.body as TelemetryRecord;
+          for (let index = samplesPerSession; index < 2 * samplesPerSession; index++)
+            await device.publish(topicOf(stream.id), encodeSample('json', sampleOf(index)), { qos: 1 });
+        } finally {
+          await device.close();
+        }
+        let records: TelemetryRecord[] = [];
+        const complete = await waitUntil(
+          async () => {
+            records = await ofStream();
+            return records.reduce((sum, record) => sum + record.sampleCount, 0) >= 2 * samplesPerSession;
+          },
+          recordWaitMs,
+          100,
+        );
+        const detailed = await Promise.all(
+          records.map(
+            async (record) =>
+              (await send('GET', `/reports/${reportId}/records/${record.id}`)).response
+                .body as TelemetryRecord,
+          ),
+        );
+        context.evidence(
+          'records',
+          detailed.map((record) => ({ ...record, samples: indicesOf(record) })),
+        );
+        expectWith(
+          complete,
+          `records holding all ${2 * samplesPerSession} samples within ${recordWaitMs} ms`,
+          records,
+        );
+        const expected = (first: number) =>
+          Array.from({ length: samplesPerSession }, (_, index) => first + index);
+        const publishedNow = detailed.find((record) => record.id === published?.id);
+        expectWith(
+          publishedNow?.status === 'published' &&
+            JSON.stringify(indicesOf(publishedNow)) === JSON.stringify(expected(0)),
+          `the published record still holding exactly the first ${samplesPerSession} samples`,
+          publishedNow ?? null,
+        );
+        const continued = detailed.filter((record) => record.id !== published?.id);
+        expectWith(
+          continued.length === 1 &&
+            continued[0]?.status === 'draft' &&
+            JSON.stringify(indicesOf(continued[0])) === JSON.stringify(expected(samplesPerSession)),
+          `one new draft record holding the session's other ${samplesPerSession} samples in order`,
+          continued.map((record) => ({ id: record.id, status: record.status, samples: indicesOf(record) })),
+        );
+      } finally {
+        await deleteStream(stream);
+        await send('DELETE', `/reports/${reportId}`);
+      }
+    },
+    { timeout: 30_000 },
+  );
+
+  check(
     ['INF-SCHEMAS-RECORD-X-RECORDING-BACKLOG'],
     'a session whose recording falls behind sheds the newest samples beyond maxBacklogSamples, and the live feed is unaffected',
     async (context) => {

@@ -119,6 +119,12 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     breaks: ['RULE-CONNECTION-CLOSE-CODES-SUBSCRIBER-TOO-SLOW'],
   },
   {
+    name: 'a record published mid-session ends the recording',
+    faults: { publishedRecordEndsRecording: true },
+    files: ['checks/73-'],
+    breaks: ['INF-SCHEMAS-RECORD-X-RECORDING-PUBLISHED'],
+  },
+  {
     name: 'every 1,000th sample is dropped (seq renumbered)',
     frameFault: dropEvery(1000),
     files: ['checks/76-'],

@@ -636,6 +636,9 @@ export const recordFacts = {
     backlog: {
       rule: 'a session holds at most maxBacklogSamples samples that are received but not yet written (buffered and queued batches); a sample that would exceed it is not recorded (the newest are shed), the live feed is unaffected, and the service counts the shed samples per stream (reported on its log once per stream per second)',
     },
+    published: {
+      rule: 'a record published while its session is live receives no further samples; the session continues in a new draft record, as when a record reaches the samples limit',
+    },
     reportChanges: 'a change of recordingReportId takes effect at the stream\'s next live session',
     unwritableReport: 'samples of a session whose report was deleted or archived are not recorded',
   },

@@ -1,5 +1,6 @@
 import type { TelemetrySample } from '../../generated/types/schemas.js';
 import { type Clock, isoTime } from '../clock.js';
+import type { RecordingFaults } from '../faults.js';
 import { newId } from '../services/ids.js';
 import type { Store } from '../storage/store.js';
 import {
@@ -26,7 +27,7 @@ export interface AcknowledgedBatch {
 /**
  * One live session of one recorded stream: samples are buffered and written as one statement per batch (flushSamples
  * or flushIntervalMilliseconds, whichever comes first), one batch at a time and in order, into the session's current
- * record until it holds maxSamplesPerRecord samples, then into a new one. When the database falls behind, at most
+ * record until it holds maxSamplesPerRecord samples or is published, then into a new one. When the database falls behind, at most
  * maxBacklogSamples wait unwritten; newer samples are shed (`onShed`) until writes catch up.
  */
 export class RecordingSession {
@@ -46,6 +47,7 @@ export class RecordingSession {
     private readonly onAcknowledged: (batch: AcknowledgedBatch) => void,
     private readonly onError: (error: unknown) => void,
     private readonly onShed: () => void = () => {},
+    private readonly faults: RecordingFaults | undefined = undefined,
   ) {}
 
   add(sample: TelemetrySample): void {
@@ -78,8 +80,16 @@ export class RecordingSession {
       const part = batch.slice(start, start + (room > 0 ? room : maxSamplesPerRecord));
       if (room > 0 && this.#recordId !== null) {
         const count = await this.store.records.appendSamples(this.target.accountId, this.#recordId, part);
-        // The record (or its report) was deleted meanwhile: the rest of the session is not recorded.
-        if (count === null) return this.#fail(null);
+        if (count === null) {
+          // Published meanwhile, so fixed: the session goes on in a new record (Record.x-recording.published).
+          const exists = (await this.store.records.get(this.target.accountId, this.#recordId)) !== null;
+          if (exists && this.faults?.publishedRecordEndsRecording !== true) {
+            this.#recordId = null;
+            continue;
+          }
+          // The record (or its report) was deleted meanwhile: the rest of the session is not recorded.
+          return this.#fail(null);
+        }
         this.#recordSamples = count;
       } else {
         this.#recordId = await this.#newRecord(part);

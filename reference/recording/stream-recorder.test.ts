@@ -121,6 +121,27 @@ describe('recording (Record.x-recording)', () => {
     );
   }, 60_000);
 
+  it('continues a session in a new record once its record is published, and leaves the published one as it was', async () => {
+    const fixture = await recordingFixture(store);
+    const streamId = await fixture.newStream(fixture.reportId);
+    fixture.publish(streamId, 5);
+    await expect.poll(() => fixture.acknowledged.length, { timeout: 10_000 }).toBe(1);
+    const [first] = await fixture.records();
+    await store.records.update(fixture.accountId, first?.id ?? '', {
+      status: 'published',
+      publishedAt: new Date().toISOString(),
+    });
+    fixture.publish(streamId, 4, 5);
+    fixture.idle(streamId);
+    await fixture.recorder.close();
+    const records = await fixture.records();
+    expect(records.map((record) => [record.status, tsOf(record.samples)])).toEqual([
+      ['published', [0, 1, 2, 3, 4]],
+      ['draft', [5, 6, 7, 8]],
+    ]);
+    expect(fixture.errors).toEqual([]);
+  });
+
   it('records nothing for a stream without a recording report, or whose report is archived or gone', async () => {
     const fixture = await recordingFixture(store);
     const unrecorded = await fixture.newStream(null);

@@ -1,6 +1,7 @@
 import type { TelemetrySample } from '../../generated/types/schemas.js';
 import type { Clock } from '../clock.js';
 import type { FanoutBus, LiveMessage } from '../fanout/fanout-bus.js';
+import type { RecordingFaults } from '../faults.js';
 import type { Store } from '../storage/store.js';
 import { maxBacklogSamples } from './recording-rules.js';
 import { type AcknowledgedBatch, RecordingSession, type RecordingTarget } from './recording-session.js';
@@ -14,6 +15,8 @@ export interface StreamRecorderOptions {
   onError?: (error: unknown) => void;
   /** Samples shed since the last call for this stream (at most one call per stream per second); logs by default. */
   onShed?: (streamId: string, samples: number) => void;
+  /** Test-only broken behaviour (reference/faults.ts). */
+  faults?: RecordingFaults | undefined;
 }
 
 /** A stream's current session: `session` is undefined while the stream is looked up, null when it is not recorded. */
@@ -99,6 +102,7 @@ export class StreamRecorder {
       this.options.onAcknowledged ?? (() => {}),
       this.#onError,
       () => this.shed.shed(target.streamId),
+      this.options.faults,
     );
   }
 

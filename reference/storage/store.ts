@@ -121,7 +121,10 @@ export interface Store {
     getById(id: string): Promise<(Omit<ReportRow, 'recordCount'> & { recordCount?: number }) | null>;
   };
   records: ResourceTable<RecordRow, { reportId: string }> & {
-    /** Appends samples to a record in one write; the record's new sample count, or null when it does not exist. */
+    /**
+     * Appends samples to a draft record in one write; the record's new sample count, or null when there is no such
+     * draft (none, or published: a published record is fixed).
+     */
     appendSamples(accountId: string, id: string, samples: readonly unknown[]): Promise<number | null>;
     /** The newest `limit` published records of a report by publishedAt (ties: newest created), without samples (the feed). */
     publishedWindow(accountId: string, reportId: string, limit: number): Promise<PublishedRecordRow[]>;

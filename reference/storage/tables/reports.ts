@@ -64,9 +64,10 @@ export const reportsTable = (executor: SqlExecutor): Store['reports'] => ({
 export const recordsTable = (executor: SqlExecutor): Store['records'] => ({
   ...ownedTable<RecordRow, { reportId: string }>(executor, recordShape),
   async appendSamples(accountId, id, samples) {
-    // One statement per batch: the new samples are concatenated to the stored array inside the database.
+    // One statement per batch: the new samples are concatenated to the stored array inside the database. The status
+    // test is in the same statement, so a publish that commits first leaves the record as it published it.
     const rows = await executor.query<{ sample_count: number }>(
-      'UPDATE records SET samples = samples || $3::jsonb WHERE account_id = $1 AND id = $2 ' +
+      "UPDATE records SET samples = samples || $3::jsonb WHERE account_id = $1 AND id = $2 AND status = 'draft' " +
         'RETURNING jsonb_array_length(samples) AS sample_count',
       [accountId, id, JSON.stringify(samples)],
     );

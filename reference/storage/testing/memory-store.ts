@@ -143,7 +143,7 @@ export function createMemoryStore(): Store {
           })),
       async appendSamples(accountId, id, samples) {
         const row = byAccount(accountId, records.entries.get(id)?.row);
-        if (row === undefined) return null;
+        if (row === undefined || row.status !== 'draft') return null;
         return records.change(id, { samples: [...row.samples, ...samples] })?.samples.length ?? null;
       },
     },

@@ -43,7 +43,7 @@ function describeDerivedRows(context: ContractContext): void {
       expect(await store.records.get(accountId, kept.id)).toBeNull();
     });
 
-    it('records.appendSamples appends in one write and answers the new count, or null for no record', async () => {
+    it('records.appendSamples appends to a draft in one write and answers the new count, or null for no draft', async () => {
       const store = context.store();
       const accountId = await newAccount(store);
       const report = await store.reports.insert(reportRow(accountId));
@@ -56,6 +56,13 @@ function describeDerivedRows(context: ContractContext): void {
       ]);
       expect(await store.records.appendSamples(await newAccount(store), record.id, [{ ts: 4 }])).toBeNull();
       expect(await store.records.appendSamples(accountId, 'rec_missing', [{ ts: 4 }])).toBeNull();
+      // A published record is fixed.
+      await store.records.update(accountId, record.id, {
+        status: 'published',
+        publishedAt: '2026-01-02T03:04:05.000Z',
+      });
+      expect(await store.records.appendSamples(accountId, record.id, [{ ts: 4 }])).toBeNull();
+      expect((await store.records.get(accountId, record.id))?.samples).toHaveLength(3);
     });
 
     it('records.publishedWindow: the newest published records of one report, with sample counts and no samples', async () => {
@@ -73,8 +80,13 @@ function describeDerivedRows(context: ContractContext): void {
       await store.records.insert(recordRow(accountId, report.id, { status: 'draft' }));
       await store.records.insert(recordRow(accountId, other.id, { status: 'published' }));
       const middle = await store.records.insert(published([]));
-      const newest = await store.records.insert(published([{ t: 1 }]));
+      // Recorded as a draft, then published: the count follows the appends.
+      const newest = await store.records.insert(recordRow(accountId, report.id, { samples: [{ t: 1 }] }));
       expect(await store.records.appendSamples(accountId, newest.id, [{ t: 2 }, { t: 3 }])).toBe(3);
+      await store.records.update(accountId, newest.id, {
+        status: 'published',
+        publishedAt: '2026-01-02T03:04:05.000Z',
+      });
       // Created last but published before the others: "newest" is by publication, ties by creation.
       const publishedFirst = await store.records.insert(
         recordRow(accountId, report.id, { status: 'published', publishedAt: '2026-01-01T00:00:00.000Z' }),
