@@ -38,15 +38,19 @@ const measuredSeconds = 2;
 const rounds = 10;
 const reportsListed = 100;
 /**
- * The first guess of the reference's rate, before any run measured it; later pools follow the fastest run seen of
- * either side. The reference alone was not enough: after a slow first round (664 req/s) the next round's pool was sized
- * for ~1,000 req/s and the reference met 1,169 429s at 1,700. A pool far larger than needed is not free either: with
- * the embedded store each new key's first requests miss the key cache and read the database, which the bare side
- * never does (a pool sized for 6,000 req/s on PGlite's ~500 took its POST ratio from 0.87x to 0.62x).
+ * How long the bare side runs alone before the first round, to size that round's key pools: it is the faster side and
+ * has no limiter. A fixed first guess was wrong both ways: 6,000 req/s put about 480 requests on each key of a quiet
+ * machine's first in-memory round (planned at most 400, the limit 500), while a pool far larger than needed is not free
+ * either (with the embedded store each new key's first requests miss the key cache and read the database, which the
+ * bare side never does: a pool sized for 6,000 req/s on PGlite's ~500 took its POST ratio from 0.87x to 0.62x).
  */
-const initialRateGuess = 6000;
-/** Headroom over the expected rate when sizing a key pool, so a faster run than the last still stays under the limit. */
-const keyPoolHeadroom = 1.5;
+const rateProbeSeconds = 0.5;
+/**
+ * Headroom over the fastest rate seen when sizing a key pool, so a faster run than any before still stays under the
+ * limit: on a loaded machine (load 10) one round ran 2.7 times as fast as another, and 1.5 let 970 requests meet 429.
+ * More keys cost the in-memory store nothing; on the durable stores each new key's first request reads the database.
+ */
+const keyPoolHeadroom = 2;
 const stopDeadlineMilliseconds = 10_000;
 
 const createStreamBody = JSON.stringify({
@@ -137,10 +141,17 @@ async function measureBackend(
     const results = new Map<Endpoint, Sides>(
       endpoints.map((endpoint) => [endpoint, { reference: [], baseline: [], unstored: [] }]),
     );
+    // Later pools follow the fastest run seen of either side: the reference's alone was not enough (after a slow first
+    // round at 664 req/s the next pool was sized for ~1,000 and the reference met 1,169 429s at 1,700).
     const fastestRate = new Map<Endpoint, number>();
+    for (const endpoint of endpoints) {
+      const requests = requestsFor(endpoint, basePath, [paid.keys.secret.key]);
+      const probe = await generator.run(originOf(bare), requests, rateProbeSeconds, connections);
+      fastestRate.set(endpoint, measure(probe, endpoint.expectedStatus).requestsPerSecond);
+    }
     for (let round = 0; round < rounds; round += 1) {
       for (const [endpoint, sides] of results) {
-        const expectedRate = (fastestRate.get(endpoint) ?? initialRateGuess) * keyPoolHeadroom;
+        const expectedRate = (fastestRate.get(endpoint) ?? 0) * keyPoolHeadroom;
         // Warm-up and measured run each cycle through the whole list from its start, so the pool covers both.
         const keys = await freshKeys(
           service,
