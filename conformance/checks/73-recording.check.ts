@@ -4,7 +4,7 @@ import { describe } from 'vitest';
 import { recordFacts } from '../../generated/types/facts.js';
 import type { Record as TelemetryRecord } from '../../generated/types/schemas.js';
 import { validateListRecordsResponse200 } from '../../generated/validators/index.js';
-import { check, expectWith } from '../harness/check.js';
+import { type CheckContext, check, expectWith } from '../harness/check.js';
 import { send } from '../harness/probe.js';
 import {
   connectAs,
@@ -45,51 +45,75 @@ async function recordsOf(reportId: string): Promise<TelemetryRecord[]> {
 const indicesOf = (record: TelemetryRecord) =>
   (record.samples ?? []).map((sample) => (sample.values as { seq_check?: number }).seq_check);
 
+/** The indices of one session's worth of samples numbered from `first`. */
+const sessionIndices = (first: number) =>
+  Array.from({ length: samplesPerSession }, (_, index) => first + index);
+const sameIndices = (record: TelemetryRecord | undefined, first: number) =>
+  record !== undefined && JSON.stringify(indicesOf(record)) === JSON.stringify(sessionIndices(first));
+
+/** A new report to record into; its id. */
+async function newReport(title: string): Promise<string> {
+  const created = await send('POST', '/reports', { body: { title } });
+  expectWith(created.response.status === 201, 'status 201 for POST /reports', created);
+  return String((created.response.body as { id: unknown }).id);
+}
+
+const recordsOfStream = async (reportId: string, stream: StreamUnderTest) =>
+  (await recordsOf(reportId)).filter((record) => record.streamId === stream.id);
+
+/**
+ * Waits until the stream's records of the report hold `total` samples in at least `minimumRecords` records, then
+ * reads each in full and keeps them as evidence; fails when they do not within recordWaitMs.
+ */
+async function recordedInFull(
+  context: CheckContext,
+  reportId: string,
+  stream: StreamUnderTest,
+  total: number,
+  minimumRecords: number,
+): Promise<TelemetryRecord[]> {
+  let records: TelemetryRecord[] = [];
+  const complete = await waitUntil(
+    async () => {
+      records = await recordsOfStream(reportId, stream);
+      const held = records.reduce((sum, record) => sum + record.sampleCount, 0);
+      return records.length >= minimumRecords && held >= total;
+    },
+    recordWaitMs,
+    100,
+  );
+  const detailed = await Promise.all(
+    records.map(
+      async (record) =>
+        (await send('GET', `/reports/${reportId}/records/${record.id}`)).response.body as TelemetryRecord,
+    ),
+  );
+  context.evidence(
+    'records',
+    detailed.map((record) => ({ ...record, samples: indicesOf(record) })),
+  );
+  expectWith(
+    complete,
+    `at least ${minimumRecords} records holding ${total} samples within ${recordWaitMs} ms`,
+    records,
+  );
+  return detailed;
+}
+
 describe('recording a live stream', () => {
   check(
     ['INF-SCHEMAS-RECORD-X-RECORDING'],
     'each live session of a stream with recordingReportId becomes a new draft record of that report (source stream, streamId, title null) holding its samples in order',
     async (context) => {
-      const created = await send('POST', '/reports', { body: { title: 'Conformance recording' } });
-      expectWith(created.response.status === 201, 'status 201 for POST /reports', created);
-      const reportId = String((created.response.body as { id: unknown }).id);
+      const reportId = await newReport('Conformance recording');
       const stream = await createStream({ recordingReportId: reportId });
       try {
         await session(stream, 0, samplesPerSession);
         await session(stream, samplesPerSession, samplesPerSession);
-        let records: TelemetryRecord[] = [];
-        const complete = await waitUntil(
-          async () => {
-            records = (await recordsOf(reportId)).filter((record) => record.streamId === stream.id);
-            const total = records.reduce((sum, record) => sum + record.sampleCount, 0);
-            return records.length >= 2 && total >= 2 * samplesPerSession;
-          },
-          recordWaitMs,
-          100,
-        );
-        const detailed = await Promise.all(
-          records.map(async (record) => {
-            const exchange = await send('GET', `/reports/${reportId}/records/${record.id}`);
-            return exchange.response.body as TelemetryRecord;
-          }),
-        );
-        context.evidence(
-          'records',
-          detailed.map((record) => ({ ...record, samples: indicesOf(record) })),
-        );
+        const records = await recordedInFull(context, reportId, stream, 2 * samplesPerSession, 2);
+        const ordered = [...records].sort((a, b) => (indicesOf(a)[0] ?? 0) - (indicesOf(b)[0] ?? 0));
         expectWith(
-          complete,
-          `two records holding ${2 * samplesPerSession} samples within ${recordWaitMs} ms`,
-          records,
-        );
-        const ordered = [...detailed].sort((a, b) => (indicesOf(a)[0] ?? 0) - (indicesOf(b)[0] ?? 0));
-        const expected = (first: number) =>
-          Array.from({ length: samplesPerSession }, (_, index) => first + index);
-        expectWith(
-          ordered.length === 2 &&
-            JSON.stringify(indicesOf(ordered[0] as TelemetryRecord)) === JSON.stringify(expected(0)) &&
-            JSON.stringify(indicesOf(ordered[1] as TelemetryRecord)) ===
-              JSON.stringify(expected(samplesPerSession)),
+          ordered.length === 2 && sameIndices(ordered[0], 0) && sameIndices(ordered[1], samplesPerSession),
           'one record per session, each with its samples in the order published',
           ordered.map(indicesOf),
         );
@@ -111,14 +135,8 @@ describe('recording a live stream', () => {
     ['INF-SCHEMAS-RECORD-X-RECORDING-PUBLISHED'],
     'a record published while its session is live keeps the samples it was published with; the session goes on in a new draft record',
     async (context) => {
-      const created = await send('POST', '/reports', {
-        body: { title: 'Conformance recording, published live' },
-      });
-      expectWith(created.response.status === 201, 'status 201 for POST /reports', created);
-      const reportId = String((created.response.body as { id: unknown }).id);
+      const reportId = await newReport('Conformance recording, published live');
       const stream = await createStream({ recordingReportId: reportId });
-      const ofStream = async () =>
-        (await recordsOf(reportId)).filter((record) => record.streamId === stream.id);
       try {
         const device = await connectAs(stream);
         let published: TelemetryRecord | null = null;
@@ -129,7 +147,7 @@ describe('recording a live stream', () => {
           let first: TelemetryRecord | undefined;
           const written = await waitUntil(
             async () => {
-              [first] = await ofStream();
+              [first] = await recordsOfStream(reportId, stream);
               return first?.sampleCount === samplesPerSession;
             },
             recordWaitMs,
@@ -148,45 +166,18 @@ describe('recording a live stream', () => {
         } finally {
           await device.close();
         }
-        let records: TelemetryRecord[] = [];
-        const complete = await waitUntil(
-          async () => {
-            records = await ofStream();
-            return records.reduce((sum, record) => sum + record.sampleCount, 0) >= 2 * samplesPerSession;
-          },
-          recordWaitMs,
-          100,
-        );
-        const detailed = await Promise.all(
-          records.map(
-            async (record) =>
-              (await send('GET', `/reports/${reportId}/records/${record.id}`)).response
-                .body as TelemetryRecord,
-          ),
-        );
-        context.evidence(
-          'records',
-          detailed.map((record) => ({ ...record, samples: indicesOf(record) })),
-        );
+        const records = await recordedInFull(context, reportId, stream, 2 * samplesPerSession, 2);
+        const publishedNow = records.find((record) => record.id === published?.id);
         expectWith(
-          complete,
-          `records holding all ${2 * samplesPerSession} samples within ${recordWaitMs} ms`,
-          records,
-        );
-        const expected = (first: number) =>
-          Array.from({ length: samplesPerSession }, (_, index) => first + index);
-        const publishedNow = detailed.find((record) => record.id === published?.id);
-        expectWith(
-          publishedNow?.status === 'published' &&
-            JSON.stringify(indicesOf(publishedNow)) === JSON.stringify(expected(0)),
+          publishedNow?.status === 'published' && sameIndices(publishedNow, 0),
           `the published record still holding exactly the first ${samplesPerSession} samples`,
           publishedNow ?? null,
         );
-        const continued = detailed.filter((record) => record.id !== published?.id);
+        const continued = records.filter((record) => record.id !== published?.id);
         expectWith(
           continued.length === 1 &&
             continued[0]?.status === 'draft' &&
-            JSON.stringify(indicesOf(continued[0])) === JSON.stringify(expected(samplesPerSession)),
+            sameIndices(continued[0], samplesPerSession),
           `one new draft record holding the session's other ${samplesPerSession} samples in order`,
           continued.map((record) => ({ id: record.id, status: record.status, samples: indicesOf(record) })),
         );
