@@ -177,7 +177,7 @@ describe('authentication answers (inferred details)', () => {
 
   check(
     ['INF-OPENAPI-COMPONENTS-HEADERS-WWWAUTHENTICATE'],
-    `every ${errorCodes[missingCode].status} carries a well-formed Bearer WWW-Authenticate challenge: error="${invalidCode}" when a token was given, no error without Authorization`,
+    `every ${errorCodes[missingCode].status} carries a well-formed Bearer WWW-Authenticate challenge: error="${invalidCode}" when a Bearer token was given, no error without Authorization or with another scheme`,
     async () => {
       const fits = (exchange: Exchange) => {
         const value = headerOf(exchange, challenge.name);
@@ -191,17 +191,28 @@ describe('authentication answers (inferred details)', () => {
         fits,
         `${challenge.name} matching ${challenge.pattern}, one Bearer challenge of auth-params (RFC 9110 11.6.1)`,
       );
-      // RFC 6750 section 3.1: a request without authentication information gets no error code.
+      // RFC 6750 section 3.1: a request without authentication information (none, or of a scheme the server does not
+      // support) gets no error code.
+      const unchallenged = (exchange: Exchange) => fits(exchange) && errorOf(exchange) === undefined;
       expectEvery(
         await withoutAuthorization(),
-        (exchange) => fits(exchange) && errorOf(exchange) === undefined,
+        unchallenged,
         `a Bearer challenge without an error parameter when no Authorization was sent`,
+      );
+      const bearerScheme = (authorization: string | undefined) => /^bearer(\s|$)/i.test(authorization ?? '');
+      const noError = 'a Bearer challenge without an error parameter for another scheme';
+      expectEvery(
+        (await withMalformedAuthorization()).filter(
+          ({ exchange }) => !bearerScheme(exchange.request.headers.authorization),
+        ),
+        unchallenged,
+        noError,
       );
       // RFC 6750's error code for a rejected token has the same name as the API's.
       const rejectedToken = (exchange: Exchange) => fits(exchange) && errorOf(exchange) === invalidCode;
       const withToken = [
-        ...(await withMalformedAuthorization()).filter(
-          ({ exchange }) => exchange.request.headers.authorization?.startsWith('Bearer ') === true,
+        ...(await withMalformedAuthorization()).filter(({ exchange }) =>
+          bearerScheme(exchange.request.headers.authorization),
         ),
         ...(await withUnknownKeys()),
         ...((await withRevokedKey()) ?? []),
@@ -209,8 +220,9 @@ describe('authentication answers (inferred details)', () => {
       const expected = `a Bearer challenge with error="${invalidCode}"`;
       expectEvery(withToken, rejectedToken, expected);
       for (const { authorization, shown, exchange } of await withOddAuthorizations()) {
-        if (authorization.startsWith('Bearer '))
+        if (bearerScheme(authorization))
           expectThat(rejectedToken(exchange), `${expected} for ${shown}`, exchange);
+        else expectThat(unchallenged(exchange), `${noError} for ${shown}`, exchange);
       }
     },
   );

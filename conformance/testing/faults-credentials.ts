@@ -119,4 +119,18 @@ export const credentialVariants: BrokenVariant[] = [
     files: ['checks/52-'],
     breaks: ['AUTH-SCOPES', 'AUTH-TOKEN-SCOPE', 'ERR-INSUFFICIENT-SCOPE'],
   },
+  {
+    // RFC 6750 section 3.1: a request with no bearer credential gets no error code in the challenge.
+    name: 'another scheme is challenged with error="invalid_token"',
+    fault: () => async (request, forward) => {
+      const response = await forward(request);
+      const authorization = request.headers.authorization;
+      if (response.status !== 401 || authorization === undefined || /^bearer(\s|$)/i.test(authorization))
+        return response;
+      const challenged = `${response.headers['www-authenticate'] ?? 'Bearer'}, error="invalid_token"`;
+      return { ...response, headers: { ...response.headers, 'www-authenticate': challenged } };
+    },
+    files: ['checks/50-'],
+    breaks: ['INF-OPENAPI-COMPONENTS-HEADERS-WWWAUTHENTICATE'],
+  },
 ];

@@ -98,6 +98,26 @@ describe('authenticate', () => {
     expect(await codeOf(header)).toBe(want);
   });
 
+  it('challenges another scheme without an error code, and a Bearer header whose token is refused with invalid_token', async () => {
+    const challengeOf = async (header: string) => {
+      try {
+        await authenticate(header, sources);
+        return 'ok';
+      } catch (error) {
+        return error instanceof ApiProblem ? error.headers['WWW-Authenticate'] : 'unexpected';
+      }
+    };
+    for (const header of [`Basic ${secret.key}`, `Digest ${secret.key}`, `XBearer ${secret.key}`, secret.key])
+      expect(await challengeOf(header), header).toBe('Bearer realm="telemetry"');
+    for (const header of [
+      'Bearer',
+      `Bearer ${secret.key} more`,
+      'Bearer abc.def.ghi',
+      `Bearer ${revoked.key}`,
+    ])
+      expect(await challengeOf(header), header).toBe('Bearer realm="telemetry", error="invalid_token"');
+  });
+
   it('says "invalid API key" for a wrong key and names the access token only for a JWT (issue 12, item 14)', async () => {
     const messageOf = async (token: string) =>
       // A refusal may be thrown at once or come as a rejected promise: both are read the same way.

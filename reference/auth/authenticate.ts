@@ -52,6 +52,8 @@ const presentedKeyDigests = new LRUCache<string, string>({
 
 const bearerPrefix = 'bearer ';
 const whitespace = /\s/;
+/** The Bearer scheme, with a token or without (`Bearer`, `Bearer a b`): read only for a header already refused. */
+const bearerScheme = /^bearer(\s|$)/i;
 
 /**
  * The token of `Bearer <token>` (the scheme in any case, one space, a token without whitespace), or undefined: what
@@ -79,13 +81,13 @@ export function authenticate(
   if (header === undefined || header === '')
     throw problem('missing_token', 'No Authorization header.', undefined, challenge());
   const token = bearerToken(header);
-  // Stryker disable next-line BlockStatement,ConditionalExpression: equivalent, a missing token left to run on is refused below as the same 401 invalid_token with the same challenge; only the message's wording differs (hides the killed always-true mutant with them)
   if (token === undefined) {
+    // RFC 6750 section 3.1: a header of another scheme holds no bearer credential, so its challenge has no error code.
     throw problem(
       'invalid_token',
       'The Authorization header must be "Bearer <token>".',
       undefined,
-      challenge('invalid_token'),
+      bearerScheme.test(header) ? challenge('invalid_token') : challenge(),
     );
   }
   const keyKind = apiKeyKindOf(token);
