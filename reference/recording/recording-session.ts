@@ -27,8 +27,8 @@ export interface AcknowledgedBatch {
 /**
  * One live session of one recorded stream: samples are buffered and written as one statement per batch (flushSamples
  * or flushIntervalMilliseconds, whichever comes first), one batch at a time and in order, into the session's current
- * record until it holds maxSamplesPerRecord samples or is published, then into a new one. When the database falls behind, at most
- * maxBacklogSamples wait unwritten; newer samples are shed (`onShed`) until writes catch up.
+ * record until it holds maxSamplesPerRecord samples or is published, then into a new one. When the database falls
+ * behind, at most maxBacklogSamples wait unwritten; newer samples are shed (`onShed`) until writes catch up.
  */
 export class RecordingSession {
   #buffer: TelemetrySample[] = [];
