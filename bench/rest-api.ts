@@ -39,7 +39,7 @@ const rounds = 10;
 const reportsListed = 100;
 /**
  * How long the bare side runs alone before the first round, to size that round's key pools: it is the faster side and
- * has no limiter. A fixed first guess was wrong both ways: 6,000 req/s put about 480 requests on each key of a quiet
+ * has no limiter. A fixed first guess was wrong both ways: 6,000 req/s put 459–486 requests on each key of a quiet
  * machine's first in-memory round (planned at most 400, the limit 500), while a pool far larger than needed is not free
  * either (with the embedded store each new key's first requests miss the key cache and read the database, which the
  * bare side never does: a pool sized for 6,000 req/s on PGlite's ~500 took its POST ratio from 0.87x to 0.62x).

@@ -18,7 +18,7 @@ import {
 import { keyTypes, secretKeysOfTarget, spareSecretKey, unknownKey } from './support/auth-keys.js';
 import { credentialedOperations, once, probeOperations } from './support/auth-operations.js';
 import { fitsRule, responseHeader } from './support/auth-spec.js';
-import { bearerChallenge } from './support/www-authenticate.js';
+import { bearerChallenge, isBearerScheme } from './support/www-authenticate.js';
 
 const missingCode: ErrorCode = errorRoles.missingCredentials;
 const invalidCode: ErrorCode = errorRoles.invalidCredentials;
@@ -199,11 +199,10 @@ describe('authentication answers (inferred details)', () => {
         unchallenged,
         `a Bearer challenge without an error parameter when no Authorization was sent`,
       );
-      const bearerScheme = (authorization: string | undefined) => /^bearer(\s|$)/i.test(authorization ?? '');
       const noError = 'a Bearer challenge without an error parameter for another scheme';
       expectEvery(
         (await withMalformedAuthorization()).filter(
-          ({ exchange }) => !bearerScheme(exchange.request.headers.authorization),
+          ({ exchange }) => !isBearerScheme(exchange.request.headers.authorization),
         ),
         unchallenged,
         noError,
@@ -212,7 +211,7 @@ describe('authentication answers (inferred details)', () => {
       const rejectedToken = (exchange: Exchange) => fits(exchange) && errorOf(exchange) === invalidCode;
       const withToken = [
         ...(await withMalformedAuthorization()).filter(({ exchange }) =>
-          bearerScheme(exchange.request.headers.authorization),
+          isBearerScheme(exchange.request.headers.authorization),
         ),
         ...(await withUnknownKeys()),
         ...((await withRevokedKey()) ?? []),
@@ -220,7 +219,7 @@ describe('authentication answers (inferred details)', () => {
       const expected = `a Bearer challenge with error="${invalidCode}"`;
       expectEvery(withToken, rejectedToken, expected);
       for (const { authorization, shown, exchange } of await withOddAuthorizations()) {
-        if (bearerScheme(authorization))
+        if (isBearerScheme(authorization))
           expectThat(rejectedToken(exchange), `${expected} for ${shown}`, exchange);
         else expectThat(unchallenged(exchange), `${noError} for ${shown}`, exchange);
       }

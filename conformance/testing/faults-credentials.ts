@@ -1,5 +1,6 @@
 // Faults of credentials (issue 13, family 5): redirect_uri compared loosely, scopes of a token lost or misreported.
 import { errorCodes } from '../../generated/types/errors.js';
+import { isBearerScheme } from '../checks/support/www-authenticate.js';
 import { type Fault, jsonOf, type ProxiedRequest, withJson } from './fault-proxy.js';
 import { type BrokenVariant, bearerOf, errorOf, isObject, pathOnly } from './variant.js';
 
@@ -125,7 +126,7 @@ export const credentialVariants: BrokenVariant[] = [
     fault: () => async (request, forward) => {
       const response = await forward(request);
       const authorization = request.headers.authorization;
-      if (response.status !== 401 || authorization === undefined || /^bearer(\s|$)/i.test(authorization))
+      if (response.status !== 401 || authorization === undefined || isBearerScheme(authorization))
         return response;
       const challenged = `${response.headers['www-authenticate'] ?? 'Bearer'}, error="invalid_token"`;
       return { ...response, headers: { ...response.headers, 'www-authenticate': challenged } };

@@ -110,3 +110,11 @@ export function bearerChallenge(value: string | undefined): ReadonlyMap<string, 
   );
   return bearer?.length === 1 ? (bearer[0]?.parameters ?? null) : null;
 }
+
+/**
+ * Whether an Authorization value is of the Bearer scheme, with a token or without (`Bearer`, `Bearer a b`): RFC 6750
+ * section 3.1 gives a challenge `error` only then, and none to a request of another scheme.
+ */
+export function isBearerScheme(authorization: string | undefined): boolean {
+  return /^bearer(\s|$)/i.test(authorization ?? '');
+}
