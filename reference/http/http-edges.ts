@@ -1,4 +1,4 @@
-import type { ServerOptions } from 'node:http';
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { requestIdHeader } from '../../generated/server/plugin.js';
@@ -24,13 +24,41 @@ const reasons: Readonly<Record<number, string>> = {
   431: 'Request Header Fields Too Large',
 };
 
+/** Node's own fields of a server socket, read as its default clientError answer reads them (not in @types/node). */
+type ServerSocket = Socket & {
+  /** The response now being written on this connection, until it finishes. */
+  _httpMessage?: ServerResponse | null;
+  /** The request being read, kept until its body has been read, even once it is answered. */
+  parser?: { incoming?: IncomingMessage | null } | null;
+};
+
+/**
+ * Whether the request whose bytes failed already has its answer, begun or sent. A request refused before its body is
+ * read (a Content-Type the operation does not take, a used-up window) is answered at once, and Node then goes on
+ * reading the body: a framing error in it, or the request time limit running out while it trickles, would otherwise
+ * be a second answer to one request, which a keep-alive client would take for the answer to its next one.
+ */
+function alreadyAnswered(socket: ServerSocket): boolean {
+  const inFlight = socket._httpMessage;
+  if (inFlight != null) return inFlight.headersSent;
+  // No response in flight while a request is still being read: Node gave that request's response the connection as
+  // soon as its headers were read (no earlier one was pending), and it has finished.
+  const reading = socket.parser?.incoming;
+  return reading != null && !reading.complete;
+}
+
 /**
  * Requests Node refuses before Fastify sees them (broken framing, overlong headers, timeouts) still get the
- * envelope; the connection is closed after it, as the parser's state is lost.
+ * envelope; the connection is closed after it, as the parser's state is lost. A request already answered gets no
+ * second answer: its connection is only closed, after what was written (a lingering close, not a reset).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
+    return;
+  }
+  if (alreadyAnswered(socket)) {
+    socket.end();
     return;
   }
   const [code, message] = clientErrors[error.code ?? ''] ?? [

@@ -58,4 +58,23 @@ describe('slow clients (issue 12, item 7)', () => {
       await Promise.all([apps.api.close(), apps.auth.close()]);
     }
   }, 60_000);
+
+  it('answers a request refused before its body once, and closes it when the body then runs out of time', async () => {
+    const service = fixture();
+    const token = (await service.createAccount()).keys.secret.key;
+    const apps = await buildApps(service.dependencies, { timeouts });
+    try {
+      await apps.api.listen({ host: '127.0.0.1', port: 0 });
+      const address = apps.api.server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      // Refused from its headers (the Content-Type), while Node goes on reading its trickling body until the time limit.
+      const refusedEarly = `POST /v2/streams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n`;
+      const { answer, milliseconds } = await trickle(port, refusedEarly);
+      expect(milliseconds).toBeLessThan(closedWithinMilliseconds);
+      expect(answer).toContain('"code":"content_type_unsupported"');
+      expect(answer.split('HTTP/1.1 ')).toHaveLength(2);
+    } finally {
+      await Promise.all([apps.api.close(), apps.auth.close()]);
+    }
+  }, 60_000);
 });

@@ -20,6 +20,8 @@ export interface RawReply {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Bytes the server sent after its first answer's Content-Length: a second answer to the one request. */
+  after: string;
 }
 
 const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -106,6 +108,12 @@ export function hostileRequests(basePath: string): HostileRequest[] {
         'bad chunk size',
         `${method} ${path} HTTP/1.1\r\n${host}\r\n${auth}\r\n${json}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
       ),
+      // Refused from its headers (the Content-Type; for a bodiless operation its route answers later), after which
+      // Node goes on reading the body and meets the broken framing: one answer only, not that one and a 400.
+      refused(
+        'refused before a bad chunk size',
+        `${method} ${path} HTTP/1.1\r\n${host}\r\n${auth}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      ),
       refused(
         'chunked and Content-Length',
         `${method} ${path} HTTP/1.1\r\n${host}\r\n${auth}\r\n${json}\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
@@ -126,10 +134,10 @@ export function hostileRequests(basePath: string): HostileRequest[] {
   });
 }
 
-function parseReply(text: string): RawReply {
-  const split = text.indexOf('\r\n\r\n');
-  const head = split === -1 ? text : text.slice(0, split);
-  let body = split === -1 ? '' : text.slice(split + 4);
+function parseReply(bytes: Buffer): RawReply {
+  const split = bytes.indexOf('\r\n\r\n');
+  const head = (split === -1 ? bytes : bytes.subarray(0, split)).toString('utf8');
+  const rest = split === -1 ? Buffer.alloc(0) : bytes.subarray(split + 4);
   const [statusLine = '', ...lines] = head.split('\r\n');
   const headers = Object.fromEntries(
     lines.map((line) => {
@@ -137,8 +145,16 @@ function parseReply(text: string): RawReply {
       return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
     }),
   );
-  if (headers['transfer-encoding'] === 'chunked') body = dechunk(body);
-  return { status: Number(statusLine.split(' ')[1] ?? 0), headers, body };
+  const status = Number(statusLine.split(' ')[1] ?? 0);
+  if (headers['transfer-encoding'] === 'chunked')
+    return { status, headers, body: dechunk(rest.toString('utf8')), after: '' };
+  const length = Number(headers['content-length'] ?? rest.length);
+  return {
+    status,
+    headers,
+    body: rest.subarray(0, length).toString('utf8'),
+    after: rest.subarray(length).toString('utf8'),
+  };
 }
 
 function dechunk(body: string): string {
@@ -167,18 +183,21 @@ export function sendRaw(port: number, raw: string, timeoutMs = 10_000): Promise<
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve(parseReply(Buffer.concat(chunks).toString('utf8')));
+      resolve(parseReply(Buffer.concat(chunks)));
     });
     socket.end(raw);
   });
 }
 
 /**
- * What the corpus requires of every answer: below 500, the error envelope for every error, no empty `param`, and a
- * refusal of what must be refused (a duplicate key, an overflowing number, a lone surrogate, two credentials).
+ * What the corpus requires of every answer: one answer per request, below 500, the error envelope for every error, no
+ * empty `param`, and a refusal of what must be refused (a duplicate key, an overflowing number, a lone surrogate, two
+ * credentials).
  */
 export function judge(request: HostileRequest, reply: RawReply): string | null {
   if (reply.status === 0) return 'no answer';
+  if (reply.after !== '')
+    return `answered twice: ${JSON.stringify(reply.after.slice(0, 40))} after the answer`;
   if (reply.status >= 500) return `status ${reply.status}`;
   if (reply.status < 400) return request.refuse ? `accepted with ${reply.status}` : null;
   let parsed: unknown;
