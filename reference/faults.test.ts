@@ -19,6 +19,7 @@ const everyFault: Required<ReferenceFaults> = {
   otherTopicsAdmitted: true,
   onlineWithoutStartedAt: true,
   slowConsumerClosesAll: true,
+  malformedHandshakeInPlainText: true,
   publishedRecordEndsRecording: true,
 };
 

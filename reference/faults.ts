@@ -18,6 +18,8 @@ export interface ReferenceFaults {
   onlineWithoutStartedAt?: boolean;
   /** Live feed: a subscriber dropped as too slow takes the stream's other subscribers with it. */
   slowConsumerClosesAll?: boolean;
+  /** Live feed: a handshake the WebSocket protocol refuses gets the WebSocket library's own text answer. */
+  malformedHandshakeInPlainText?: boolean;
   /** Recording: a record published mid-session ends the session's recording, as a deleted one does. */
   publishedRecordEndsRecording?: boolean;
 }
@@ -27,5 +29,5 @@ export type DeliveryFaults = Pick<
   'retryDelay' | 'retriesDropped' | 'signatureSkewSeconds' | 'redirectCountsAsDelivered'
 >;
 export type IngestFaults = Pick<ReferenceFaults, 'otherTopicsAdmitted' | 'onlineWithoutStartedAt'>;
-export type LiveFeedFaults = Pick<ReferenceFaults, 'slowConsumerClosesAll'>;
+export type LiveFeedFaults = Pick<ReferenceFaults, 'slowConsumerClosesAll' | 'malformedHandshakeInPlainText'>;
 export type RecordingFaults = Pick<ReferenceFaults, 'publishedRecordEndsRecording'>;

@@ -10,6 +10,7 @@ import {
   validateSubscriberDisconnectedEventPayload,
 } from '../../generated/validators/index.js';
 import { type CheckContext, check, expectWith } from '../harness/check.js';
+import { type RawAnswer, sendRaw } from '../harness/raw-http.js';
 import { currentTarget } from '../harness/target.js';
 import { isRefusal, type Subscriber, subscribe } from '../harness/ws-subscriber.js';
 import {
@@ -50,6 +51,22 @@ async function expectRefused(url: string, code: ErrorCode, context: CheckContext
   );
   expectWith(envelope.ok, 'the REST error envelope', { result, envelope });
   expectWith((result.body as { error: { code: string } }).error.code === code, `code ${code}`, result);
+}
+
+/** The WebSocket protocol version of RFC 6455, and one no server speaks (the drafts before it went up to 12). */
+const rfc6455Version = '13';
+const unspokenVersion = '12';
+/** The Sec-WebSocket-Key of RFC 6455's example: 16 bytes in base64. */
+const sampleKey = 'dGhlIHNhbXBsZSBub25jZQ==';
+
+/** An upgrade of `url` written by hand (no WebSocket client sends a malformed one), answered over HTTP. */
+function rawHandshake(url: string, key: string, version: string): Promise<RawAnswer> {
+  const target = new URL(url);
+  const origin = `${target.protocol === 'wss:' ? 'https:' : 'http:'}//${target.host}`;
+  const head =
+    `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\n` +
+    `Connection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: ${version}\r\n\r\n`;
+  return sendRaw(origin, head, 10_000);
 }
 
 /** The clock an expiry check can wait on: the fast twin, else the target when its scale makes the wait short. */
@@ -222,6 +239,41 @@ describe('live feed', () => {
       await expectRefused(notFeed, codes.notLiveFeedPath, context);
       await deleteStream(other);
       await expectRefused(liveUrl(stream, otherToken, other.id), codes.unknownStream, context);
+      await deleteStream(stream);
+    },
+  );
+
+  check(
+    ['RULE-CONNECTION-HANDSHAKE-ERRORS', 'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-MALFORMED-HANDSHAKE'],
+    `a valid token on a request that is no WebSocket opening handshake (a Sec-WebSocket-Key that is not 16 bytes in base64, Sec-WebSocket-Version ${unspokenVersion}): refused with ${connection.handshakeErrorCodes.malformedHandshake} and the envelope, the version refusal naming version ${rfc6455Version} in Sec-WebSocket-Version`,
+    async (context) => {
+      const stream = await createStream();
+      const url = liveUrl(stream, await subscriberToken(stream));
+      const code = connection.handshakeErrorCodes.malformedHandshake;
+      for (const [label, key, version] of [
+        ['a Sec-WebSocket-Key of 5 bytes', 'c2hvcnQ=', rfc6455Version],
+        [`Sec-WebSocket-Version ${unspokenVersion}`, sampleKey, unspokenVersion],
+      ] as const) {
+        const answer = await rawHandshake(url, key, version);
+        context.evidence(label, answer);
+        expectWith(
+          answer.status === errorCodeMembers[code].status,
+          `${label}: status ${errorCodeMembers[code].status}`,
+          answer,
+        );
+        expectWith(validateErrorResponse(answer.body).ok, `${label}: the REST error envelope`, answer);
+        expectWith(
+          (answer.body as { error?: { code?: unknown } }).error?.code === code,
+          `${label}: code ${code}`,
+          answer,
+        );
+        if (version !== rfc6455Version)
+          expectWith(
+            (answer.headers['sec-websocket-version'] ?? '').split(/\s*,\s*/).includes(rfc6455Version),
+            `${label}: Sec-WebSocket-Version naming ${rfc6455Version} (RFC 6455 section 4.4)`,
+            answer,
+          );
+      }
       await deleteStream(stream);
     },
   );

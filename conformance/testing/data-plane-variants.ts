@@ -119,6 +119,13 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     breaks: ['RULE-CONNECTION-CLOSE-CODES-SUBSCRIBER-TOO-SLOW'],
   },
   {
+    // The WebSocket library's own refusal: 400 in plain text, outside the envelope.
+    name: 'a malformed handshake is refused in plain text',
+    faults: { malformedHandshakeInPlainText: true },
+    files: ['checks/74-'],
+    breaks: ['RULE-CONNECTION-HANDSHAKE-ERRORS', 'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-MALFORMED-HANDSHAKE'],
+  },
+  {
     name: 'a record published mid-session ends the recording',
     faults: { publishedRecordEndsRecording: true },
     files: ['checks/73-'],

@@ -261,7 +261,7 @@ export const channelFacts = {
   liveFeed: {
     address: '/devices/{streamId}/live',
     connectionRules: {
-      handshakeErrors: 'the upgrade is refused with the HTTP status and error envelope of the REST API (401 missing_token, invalid_token or token_expired; 404 resource_missing for an unknown stream)',
+      handshakeErrors: 'the upgrade is refused with the HTTP status and error envelope of the REST API (401 missing_token, invalid_token or token_expired; 404 resource_missing for an unknown stream; 400 request_malformed for a request that is no WebSocket opening handshake)',
       handshakeErrorCodes: {
         notLiveFeedPath: 'route_not_found',
         missingToken: 'missing_token',
@@ -269,6 +269,7 @@ export const channelFacts = {
         expiredToken: 'token_expired',
         tokenOfAnotherStream: 'invalid_token',
         unknownStream: 'resource_missing',
+        malformedHandshake: 'request_malformed',
       },
       maxBufferedBytes: 1048576,
       batching: {

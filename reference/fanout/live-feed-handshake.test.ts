@@ -17,6 +17,21 @@ afterAll(async () => {
   await fixture?.close();
 });
 
+/** Everything the service answers to `request` written on a fresh connection, until it closes. */
+async function rawUpgrade(request: string): Promise<string> {
+  const { connect } = await import('node:net');
+  const port = Number(new URL(fixture.wsUrl).port);
+  return new Promise<string>((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.on('close', () => resolve(text));
+    socket.on('error', () => resolve(text));
+  });
+}
+
 /** The refusal of a handshake through the generated subscriber: its HTTP status and error envelope. */
 async function refusal(streamId: string, query: Record<string, string>) {
   const attempt = subscribeLiveFeed({
@@ -133,22 +148,34 @@ describe('live feed handshake (x-connection-rules.handshakeErrorCodes)', () => {
     expect(JSON.parse(status.body).error.code).toBe(handshakeErrorCodes.notLiveFeedPath);
   });
 
+  it.each([
+    ['a Sec-WebSocket-Key that is not 16 bytes in base64', { key: 'c2hvcnQ=', version: '13' }],
+    [
+      'a Sec-WebSocket-Version the service does not speak',
+      { key: 'dGhlIHNhbXBsZSBub25jZQ==', version: '12' },
+    ],
+  ])('refuses a valid token with %s with request_malformed and the envelope', async (_case, handshake) => {
+    const streamId = await fixture.newStream();
+    const token = await fixture.token(streamId);
+    const answer = await rawUpgrade(
+      `GET /devices/${streamId}/live?token=${encodeURIComponent(token)} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${handshake.key}\r\nSec-WebSocket-Version: ${handshake.version}\r\n\r\n`,
+    );
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${errorCodes.request_malformed.status} `));
+    expect(head).toMatch(/^content-type: application\/json/im);
+    const parsed: unknown = JSON.parse(body);
+    expect(isErrorEnvelope(parsed)).toBe(true);
+    expect((parsed as { error: { code: string } }).error.code).toBe(handshakeErrorCodes.malformedHandshake);
+    // RFC 6455 section 4.4: a version refusal names the versions the server speaks, 13 among them.
+    if (handshake.version !== '13') expect(head).toMatch(/^sec-websocket-version: .*\b13\b/im);
+  });
+
   it('survives garbage on the upgrade path and keeps serving', async () => {
-    const { connect } = await import('node:net');
-    const port = Number(new URL(fixture.wsUrl).port);
     for (const garbage of [
       'GET /devices/stm_a/live HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n',
       'GET /devices/stm_a/live?token=sbt_x HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n',
     ]) {
-      const answer = await new Promise<string>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => socket.end(garbage));
-        let text = '';
-        socket.setEncoding('utf8').on('data', (chunk: string) => {
-          text += chunk;
-        });
-        socket.on('close', () => resolve(text));
-        socket.on('error', () => resolve(text));
-      });
+      const answer = await rawUpgrade(garbage);
       expect(answer).toMatch(/^HTTP\/1\.1 (400|401)/);
     }
     const streamId = await fixture.newStream();

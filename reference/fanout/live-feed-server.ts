@@ -25,6 +25,7 @@ import {
   type AcceptedHandshake,
   checkHandshake,
   type LiveStream,
+  malformedHandshake,
   refuseUpgrade,
 } from './upgrade-handshake.js';
 
@@ -79,6 +80,9 @@ export class LiveFeedServer {
       options.pingIntervalMilliseconds ?? pingIntervalMilliseconds,
     );
     this.#pinger.unref();
+    // The library's own refusals of a malformed handshake are plain text; the spec's are the REST envelope.
+    if (options.faults?.malformedHandshakeInPlainText !== true)
+      this.#sockets.on('wsClientError', (error, socket) => refuseUpgrade(socket, malformedHandshake(error)));
   }
 
   /** Before the first subscriber: counts a stopped or crashed service left are stale (x-connection-rules.onServiceStart). */

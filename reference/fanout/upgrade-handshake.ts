@@ -73,6 +73,24 @@ export async function checkHandshake(
   return { stream, tokenExpiresAt: claims.expiresAt };
 }
 
+/** How the WebSocket library words a refused Sec-WebSocket-Version (it gives no code of its own). */
+const versionRefusal = /Sec-WebSocket-Version/i;
+/** The protocol versions the WebSocket library speaks, which a version refusal names (RFC 6455 section 4.4). */
+const spokenVersions = '13, 8';
+
+/**
+ * The refusal of an upgrade the WebSocket protocol refuses (RFC 6455 section 4.2.1: a bad Sec-WebSocket-Key, another
+ * Sec-WebSocket-Version, a malformed extension offer): the REST API's malformed request, in the library's words.
+ */
+export function malformedHandshake(error: Error): Refusal {
+  return problem(
+    handshakeErrorCodes.malformedHandshake,
+    `This is no WebSocket opening handshake: ${error.message}.`,
+    undefined,
+    versionRefusal.test(error.message) ? { 'Sec-WebSocket-Version': spokenVersions } : undefined,
+  );
+}
+
 /** Answers a refused upgrade like the REST API would: its status, the error envelope and a request id. */
 export function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
   const requestId = newId('RequestId');
