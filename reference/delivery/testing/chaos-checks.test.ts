@@ -121,6 +121,20 @@ describe('checkChaos retries after a crash', () => {
     expect(checkChaos(input([backlog, stuck])).retriesLate).toBe(1);
   });
 
+  it('counts as judged the retries outside every crash, on time or late, and not one across it', () => {
+    const backlog = deliveryAttemptedAt('dlv_backlog', 0, backlogEnd);
+    // Both failed 100 wall ms after the backlog was made: one retried on time, one 1.2 wall seconds late.
+    const failedAt = backlogEnd + 100_000;
+    const onTime = deliveryAttemptedAt('dlv_on_time', failedAt, failedAt + firstDelayMs);
+    const late = deliveryAttemptedAt('dlv_late', failedAt, failedAt + firstDelayMs + 1_200_000);
+    expect(checkChaos(input([backlog, onTime, late]))).toMatchObject({
+      retriesChecked: 3,
+      retriesAcrossCrash: 1,
+      retriesJudged: 2,
+      retriesLate: 1,
+    });
+  });
+
   it('says of a late retry before any crash that it came before one', () => {
     const early = deliveryAttemptedAt('dlv_early', 0, firstDelayMs + 2_000_000);
     const report = checkChaos({ ...input([early]), crashes: [{ from: 10_000, to: 10_100 }] });

@@ -35,6 +35,8 @@ export interface ChaosReport {
   retriesEarly: number;
   retriesLate: number;
   retriesAcrossCrash: number;
+  /** Retries judged for lateness: those checked less those across a crash (the only ones `retriesLate` can count). */
+  retriesJudged: number;
   /** Retries that fell due in a crash window and were made more than the recovery bound after its end. */
   retriesLateAfterCrash: number;
   /** Retries that fell due within the slack after a stretched crash window, judged from the slack's end. */
@@ -92,6 +94,7 @@ export function checkChaos(input: ChaosInput): ChaosReport {
     retriesEarly: 0,
     retriesLate: 0,
     retriesAcrossCrash: 0,
+    retriesJudged: 0,
     retriesLateAfterCrash: 0,
     retriesDueWhileCatchingUp: 0,
     recoveryWallMs: [],
@@ -260,6 +263,7 @@ function checkRetries(
     if (gap < delayMs * 0.95) report.retriesEarly += 1;
     if (spansCrash(failedAt, madeAt)) report.retriesAcrossCrash += 1;
     else {
+      report.retriesJudged += 1;
       lateness.push((gap - delayMs) / scale);
       const due = failedAt + delayMs;
       if (madeAt - judge.judgedFrom(due) > delayMs * 0.05 + slackWallMs * scale) {

@@ -1,8 +1,10 @@
+import type { Clock } from '../../clock.js';
 import { persistentClock } from '../../persistent-clock.js';
 import { createAccount } from '../../seed.js';
 import { newId } from '../../services/ids.js';
 import { webhookObject } from '../../services/webhooks.js';
 import { openExecutor, type StoreLocation } from '../../storage/open-store.js';
+import type { SqlExecutor } from '../../storage/sql-executor.js';
 import { createSqlStore } from '../../storage/sql-store.js';
 
 export interface FilledOutbox {
@@ -41,26 +43,8 @@ export async function fillOutbox(
       });
       webhooks.push({ id: row.id, url, signingSecret: row.signingSecret, object: webhookObject(row) });
     }
-    const now = new Date(clock.now()).toISOString();
     const total = eventsPerWebhook * webhooks.length;
-    const webhookIds = JSON.stringify(webhooks.map((webhook) => webhook.id));
-    const webhookObjects = JSON.stringify(webhooks.map((webhook) => webhook.object));
-    await executor.transaction(async (transaction) => {
-      await transaction.query(
-        `INSERT INTO events (id, account_id, type, created, livemode, data)
-         SELECT 'evt_chaos' || n, $1, 'webhook.test', $2, false,
-                jsonb_build_object('object', ($4::jsonb) -> (n % jsonb_array_length($4::jsonb))::integer)
-         FROM generate_series(0, $3::integer - 1) AS n`,
-        [accountId, Math.floor(clock.now() / 1000), total, webhookObjects],
-      );
-      await transaction.query(
-        `INSERT INTO deliveries (id, account_id, webhook_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
-         SELECT 'whd_chaos' || n, $1, ($4::jsonb) ->> (n % jsonb_array_length($4::jsonb))::integer, 'evt_chaos' || n,
-                'webhook.test', 'pending', '[]'::jsonb, $2::timestamptz, $2::timestamptz
-         FROM generate_series(0, $3::integer - 1) AS n ORDER BY n`,
-        [accountId, now, total, webhookIds],
-      );
-    });
+    await insertEvents(executor, clock, accountId, webhooks, 0, total);
     return {
       accountId,
       webhooks: webhooks.map(({ object: _object, ...webhook }) => webhook),
@@ -69,4 +53,63 @@ export async function fillOutbox(
   } finally {
     await executor.close();
   }
+}
+
+/**
+ * Records `eventsPerWebhook` more events for each webhook of `filled`, the same way, on a store a running service may
+ * be using: a writer other than the service, whose rows a leasing dispatcher finds at its next poll. At the service's
+ * time scale the clock's anchor is only read. Their ids follow those recorded so far.
+ */
+export async function addToOutbox(
+  location: StoreLocation,
+  timeScale: number,
+  filled: FilledOutbox,
+  eventsPerWebhook: number,
+): Promise<FilledOutbox> {
+  const executor = await openExecutor(location);
+  const store = createSqlStore(executor);
+  try {
+    const clock = await persistentClock(store, timeScale);
+    const webhooks: Array<{ id: string; object: unknown }> = [];
+    for (const { id } of filled.webhooks) {
+      const row = await store.webhooks.get(filled.accountId, id);
+      if (row === null) throw new Error(`webhook ${id} is gone`);
+      webhooks.push({ id, object: webhookObject(row) });
+    }
+    const total = eventsPerWebhook * webhooks.length;
+    await insertEvents(executor, clock, filled.accountId, webhooks, filled.deliveries, total);
+    return { ...filled, deliveries: filled.deliveries + total };
+  } finally {
+    await executor.close();
+  }
+}
+
+/** `total` events numbered from `first`, spread over the webhooks in turn, each with its pending delivery. */
+async function insertEvents(
+  executor: SqlExecutor,
+  clock: Clock,
+  accountId: string,
+  webhooks: ReadonlyArray<{ id: string; object: unknown }>,
+  first: number,
+  total: number,
+): Promise<void> {
+  const now = new Date(clock.now()).toISOString();
+  const webhookIds = JSON.stringify(webhooks.map((webhook) => webhook.id));
+  const webhookObjects = JSON.stringify(webhooks.map((webhook) => webhook.object));
+  await executor.transaction(async (transaction) => {
+    await transaction.query(
+      `INSERT INTO events (id, account_id, type, created, livemode, data)
+       SELECT 'evt_chaos' || n, $1, 'webhook.test', $2, false,
+              jsonb_build_object('object', ($5::jsonb) -> (n % jsonb_array_length($5::jsonb))::integer)
+       FROM generate_series($3::integer, $3::integer + $4::integer - 1) AS n`,
+      [accountId, Math.floor(clock.now() / 1000), first, total, webhookObjects],
+    );
+    await transaction.query(
+      `INSERT INTO deliveries (id, account_id, webhook_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
+       SELECT 'whd_chaos' || n, $1, ($5::jsonb) ->> (n % jsonb_array_length($5::jsonb))::integer, 'evt_chaos' || n,
+              'webhook.test', 'pending', '[]'::jsonb, $2::timestamptz, $2::timestamptz
+       FROM generate_series($3::integer, $3::integer + $4::integer - 1) AS n ORDER BY n`,
+      [accountId, now, first, total, webhookIds],
+    );
+  });
 }
