@@ -18,6 +18,7 @@ const everyFault: Required<ReferenceFaults> = {
   redirectCountsAsDelivered: true,
   otherTopicsAdmitted: true,
   onlineWithoutStartedAt: true,
+  unknownProtocolLevelUnanswered: true,
   slowConsumerClosesAll: true,
   malformedHandshakeInPlainText: true,
   publishedRecordEndsRecording: true,

@@ -16,6 +16,8 @@ export interface ReferenceFaults {
   otherTopicsAdmitted?: boolean;
   /** Ingest: device.online leaves `startedAt` out of its snapshot. */
   onlineWithoutStartedAt?: boolean;
+  /** Ingest: a CONNECT of a protocol level mqtt-packet does not know is closed without a CONNACK. */
+  unknownProtocolLevelUnanswered?: boolean;
   /** Live feed: a subscriber dropped as too slow takes the stream's other subscribers with it. */
   slowConsumerClosesAll?: boolean;
   /** Live feed: a handshake the WebSocket protocol refuses gets the WebSocket library's own text answer. */
@@ -28,6 +30,9 @@ export type DeliveryFaults = Pick<
   ReferenceFaults,
   'retryDelay' | 'retriesDropped' | 'signatureSkewSeconds' | 'redirectCountsAsDelivered'
 >;
-export type IngestFaults = Pick<ReferenceFaults, 'otherTopicsAdmitted' | 'onlineWithoutStartedAt'>;
+export type IngestFaults = Pick<
+  ReferenceFaults,
+  'otherTopicsAdmitted' | 'onlineWithoutStartedAt' | 'unknownProtocolLevelUnanswered'
+>;
 export type LiveFeedFaults = Pick<ReferenceFaults, 'slowConsumerClosesAll' | 'malformedHandshakeInPlainText'>;
 export type RecordingFaults = Pick<ReferenceFaults, 'publishedRecordEndsRecording'>;

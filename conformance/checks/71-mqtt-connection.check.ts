@@ -1,5 +1,7 @@
 // MQTT connections as the broker must treat them, on bare sockets where mqtt.js would not misbehave: the CONNECT
-// deadline, oversized CONNECTs, keep-alive, QoS 2, wills, and MQTT 5 reason codes for what is dropped.
+// deadline, oversized CONNECTs, other protocol versions, keep-alive, QoS 2, wills, and MQTT 5 reason codes for what is
+// dropped.
+import { generate } from 'mqtt-packet';
 import { describe } from 'vitest';
 import { channelFacts } from '../../generated/types/facts.js';
 import { type CheckContext, check, expectWith } from '../harness/check.js';
@@ -45,7 +47,44 @@ async function connackOf(stream: StreamUnderTest, overrides: Record<string, unkn
   return connack?.returnCode ?? connack?.reasonCode ?? (raw.closedAt() === null ? 'none' : 'closed');
 }
 
+/**
+ * The CONNACK of a CONNECT announcing protocol `level` with the stream's credentials (MQTT 3.1, protocol name MQIsdp,
+ * for level 3; the level byte of an MQTT 3.1.1 CONNECT changed for any other), and whether the broker then closed.
+ */
+async function levelRefusal(stream: StreamUnderTest, level: number, context: CheckContext) {
+  const raw = await rawConnection(brokerUrl(stream));
+  const packet = generate(
+    connectPacket(stream, level === 3 ? { protocolId: 'MQIsdp', protocolVersion: 3 } : {}) as never,
+    { protocolVersion: 4 },
+  );
+  // The level follows the protocol name, after a remaining length of one byte (this CONNECT is under 128 bytes).
+  if (level !== 3) packet[2 + 2 + packet.readUInt16BE(2)] = level;
+  raw.send(packet);
+  const connack = (await raw.next('connack', 5000)) as { returnCode?: number } | null;
+  const closedAt = await raw.closed(5000);
+  raw.end();
+  const outcome = { level, returnCode: connack?.returnCode ?? null, closed: closedAt !== null };
+  context.evidence(`level ${level}`, outcome);
+  return outcome;
+}
+
 describe('MQTT connections', () => {
+  check(
+    ['RULE-INGEST-PROTOCOL-VERSIONS-RULE'],
+    'a CONNECT of MQTT 3.1 (level 3) or of a level no MQTT version has (6), with good credentials: CONNACK return code 1, then closed',
+    async (context) => {
+      const stream = await createStream();
+      const outcomes = [await levelRefusal(stream, 3, context), await levelRefusal(stream, 6, context)];
+      await deleteStream(stream);
+      for (const outcome of outcomes)
+        expectWith(
+          outcome.returnCode === 1 && outcome.closed,
+          `level ${outcome.level}: CONNACK return code 1 and the connection closed`,
+          outcomes,
+        );
+    },
+  );
+
   check(
     [
       'RULE-INGEST-AUTHENTICATION-RULE',

@@ -11,7 +11,8 @@ export interface RawConnection {
   openedAt: number;
   /** Date.now() when the broker closed the socket; null while open. */
   closedAt(): number | null;
-  send(packet: Packet): void;
+  /** Sends a packet, or bytes as they are (a packet no encoder writes). */
+  send(packet: Packet | Buffer): void;
   /** Resolves with the first received packet of `cmd`, or null after `timeoutMs` (or on close). */
   next(cmd: string, timeoutMs: number): Promise<Packet | null>;
   /** Resolves when the socket closed, with the time, or null after `timeoutMs`. */
@@ -67,7 +68,8 @@ export async function rawConnection(url: string, version: 4 | 5 = 4): Promise<Ra
     received,
     openedAt: Date.now(),
     closedAt: () => closedAt,
-    send: (packet) => socket.write(generate(packet, { protocolVersion: version })),
+    send: (packet) =>
+      socket.write(Buffer.isBuffer(packet) ? packet : generate(packet, { protocolVersion: version })),
     next: (cmd, timeoutMs) => waitFor(() => received.find((packet) => packet.cmd === cmd) ?? null, timeoutMs),
     closed: (timeoutMs) => waitFor(() => closedAt, timeoutMs),
     end: () => socket.destroy(),

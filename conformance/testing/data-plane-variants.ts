@@ -119,6 +119,13 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     breaks: ['RULE-CONNECTION-CLOSE-CODES-SUBSCRIBER-TOO-SLOW'],
   },
   {
+    // mqtt-packet's own handling: a level it does not know is a malformed packet, closed without a CONNACK.
+    name: 'a CONNECT of an unknown protocol level is closed unanswered',
+    faults: { unknownProtocolLevelUnanswered: true },
+    files: ['checks/71-'],
+    breaks: ['RULE-INGEST-PROTOCOL-VERSIONS-RULE'],
+  },
+  {
     // The WebSocket library's own refusal: 400 in plain text, outside the envelope.
     name: 'a malformed handshake is refused in plain text',
     faults: { malformedHandshakeInPlainText: true },

@@ -247,6 +247,9 @@ export const channelFacts = {
         keepAliveTimeoutFactor: 1.5,
         rule: 'a connection that sends no CONNECT within connectDeadlineSeconds is closed; a CONNECT larger than maxControlPacketBytes is refused (MQTT 5 CONNACK 0x95 Packet too large, MQTT 3.1.1 return code 4); any other packet but PUBLISH larger than it, and any malformed packet, closes only that connection; a PUBLISH may carry maxMessageBytes of payload plus maxControlPacketBytes of topic, identifier and properties, and a larger one is skipped without being buffered and dropped as oversized; a device that sends nothing for keepAliveTimeoutFactor × its keep-alive is disconnected (keep-alive 0 means none)',
       },
+      protocolVersions: {
+        rule: 'a CONNECT that announces any protocol level but 4 (MQTT 3.1.1) or 5 (MQTT 5), MQTT 3.1 (protocol name MQIsdp, level 3) included, is refused before authentication with the MQTT 3.1.1 CONNACK return code 1 Unacceptable protocol version, and the connection is closed',
+      },
       authentication: {
         rule: 'a wrong streamKey, an unknown or deleted stream, or a stream that is already live is refused with MQTT 3.1.1 return code 5 / MQTT 5 0x87 Not authorized; a CONNECT without a username or password with 3.1.1 return code 4 / MQTT 5 0x86 Bad User Name or Password; nothing else happens',
       },

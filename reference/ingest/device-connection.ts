@@ -5,6 +5,7 @@ import type { IngestFaults } from '../faults.js';
 import type { Store } from '../storage/store.js';
 import { AcknowledgementQueue } from './acknowledgement-queue.js';
 import { authenticateDevice } from './authenticate-device.js';
+import { announcesUnspokenLevel } from './connect-protocol.js';
 import type { DeviceErrorReporter } from './device-error-reporter.js';
 import { ingestLimits } from './ingest-rules.js';
 import { type ConnectRefusal, type PublishOutcome, packetTypes, qosNotSupported } from './mqtt-codes.js';
@@ -102,6 +103,10 @@ export class DeviceConnection {
   // PUBLISH of a live device, the hot path, is read here; everything else goes through mqtt-packet's parser.
   #onPacketBytes(bytes: Buffer): void {
     if (this.#state !== 'connected' || (bytes[0] ?? 0) >> 4 !== packetTypes.publish) {
+      if (this.#state === 'awaiting-connect' && this.#unspokenLevel(bytes)) {
+        this.#refuse('unsupportedProtocolVersion');
+        return;
+      }
       this.#parser.parse(bytes);
       return;
     }
@@ -112,6 +117,15 @@ export class DeviceConnection {
       return;
     }
     this.#onPublish(publish);
+  }
+
+  /** A CONNECT of another MQTT version is refused with a CONNACK [MQTT-3.1.2-2] (x-ingest-rules.protocolVersions). */
+  #unspokenLevel(bytes: Buffer): boolean {
+    return (
+      (bytes[0] ?? 0) >> 4 === packetTypes.connect &&
+      this.context.faults.unknownProtocolLevelUnanswered !== true &&
+      announcesUnspokenLevel(bytes)
+    );
   }
 
   #onPacket(packet: Packet): void {

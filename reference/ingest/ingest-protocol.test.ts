@@ -1,8 +1,8 @@
-import type { IPublishPacket } from 'mqtt-packet';
+import { generate, type IPublishPacket } from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
 import { deviceTelemetryAddress } from '../../generated/messages/device-telemetry.js';
 import { eventually, type TestStream, useIngestFixture } from './testing/ingest-fixture.js';
-import { connectedDevice } from './testing/raw-device.js';
+import { connectedDevice, connectPacket, rawDevice } from './testing/raw-device.js';
 
 const publish = (streamId: string, overrides: Partial<IPublishPacket> = {}): IPublishPacket => ({
   cmd: 'publish',
@@ -73,6 +73,23 @@ describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-
       await eventually(async () => (await eventTypes(stream)).join() === 'device.online,device.offline');
     });
   }
+
+  it.each([
+    ['MQTT 3.1 (MQIsdp, level 3)', 3],
+    ['a level no MQTT version has (6)', 6],
+  ])('a CONNECT of %s is refused with CONNACK return code 1, and closed', async (_name, level) => {
+    const stream = await fixture().createStream();
+    const device = await rawDevice(fixture().server.port, 4);
+    const packet = generate(
+      connectPacket(stream, 4, level === 3 ? { protocolId: 'MQIsdp', protocolVersion: 3 } : {}),
+    );
+    // The level is the byte after the protocol name, which follows a one-byte remaining length here.
+    if (level !== 3) packet[2 + 2 + packet.readUInt16BE(2)] = level;
+    device.send(packet);
+    expect(await device.next((received) => received.cmd === 'connack')).toMatchObject({ returnCode: 1 });
+    await device.closed();
+    expect(await eventTypes(stream)).toEqual([]);
+  });
 
   it('MQTT 5 CONNACK announces Maximum QoS 1', async () => {
     const stream = await fixture().createStream();
