@@ -47,34 +47,81 @@ async function connackOf(stream: StreamUnderTest, overrides: Record<string, unkn
   return connack?.returnCode ?? connack?.reasonCode ?? (raw.closedAt() === null ? 'none' : 'closed');
 }
 
+/** Where the protocol level of a CONNECT's bytes is: after the fixed header (its remaining length takes one to four
+ * bytes, each but the last with 0x80 set) and the protocol name (a two-byte length, then the name). */
+function protocolLevelOffset(packet: Buffer): number {
+  let offset = 1;
+  while (((packet[offset] ?? 0) & 0x80) !== 0) offset += 1;
+  offset += 1;
+  return offset + 2 + packet.readUInt16BE(offset);
+}
+
 /**
  * The CONNACK of a CONNECT announcing protocol `level` with the stream's credentials (MQTT 3.1, protocol name MQIsdp,
  * for level 3; the level byte of an MQTT 3.1.1 CONNECT changed for any other), and whether the broker then closed.
+ * `clientId` makes the packet longer: 200 characters take its remaining length to two bytes.
  */
-async function levelRefusal(stream: StreamUnderTest, level: number, context: CheckContext) {
+async function levelRefusal(stream: StreamUnderTest, level: number, clientId: string, context: CheckContext) {
   const raw = await rawConnection(brokerUrl(stream));
-  const packet = generate(
-    connectPacket(stream, level === 3 ? { protocolId: 'MQIsdp', protocolVersion: 3 } : {}) as never,
-    { protocolVersion: 4 },
-  );
-  // The level follows the protocol name, after a remaining length of one byte (this CONNECT is under 128 bytes).
-  if (level !== 3) packet[2 + 2 + packet.readUInt16BE(2)] = level;
+  const overrides = level === 3 ? { protocolId: 'MQIsdp', protocolVersion: 3, clientId } : { clientId };
+  const packet = generate(connectPacket(stream, overrides) as never, { protocolVersion: 4 });
+  if (level !== 3) packet[protocolLevelOffset(packet)] = level;
   raw.send(packet);
   const connack = (await raw.next('connack', 5000)) as { returnCode?: number } | null;
   const closedAt = await raw.closed(5000);
   raw.end();
-  const outcome = { level, returnCode: connack?.returnCode ?? null, closed: closedAt !== null };
-  context.evidence(`level ${level}`, outcome);
+  const outcome = {
+    level,
+    bytes: packet.length,
+    returnCode: connack?.returnCode ?? null,
+    closed: closedAt !== null,
+  };
+  context.evidence(`level ${level}, ${packet.length} bytes`, outcome);
   return outcome;
 }
 
 describe('MQTT connections', () => {
   check(
-    ['RULE-INGEST-PROTOCOL-VERSIONS-RULE'],
-    'a CONNECT of MQTT 3.1 (level 3) or of a level no MQTT version has (6), with good credentials: CONNACK return code 1, then closed',
+    ['RULE-INGEST-CONNECTION-RULE'],
+    'a CONNECT cut short (remaining length 0; the protocol name without its level) closes that connection without a CONNACK, and the next good CONNECT is accepted',
     async (context) => {
       const stream = await createStream();
-      const outcomes = [await levelRefusal(stream, 3, context), await levelRefusal(stream, 6, context)];
+      const outcomes: Record<string, unknown> = {};
+      for (const [label, bytes] of [
+        ['remaining length 0', Buffer.from([0x10, 0x00])],
+        ['no protocol level', Buffer.concat([Buffer.from([0x10, 0x06, 0x00, 0x04]), Buffer.from('MQTT')])],
+      ] as const) {
+        const raw = await rawConnection(brokerUrl(stream));
+        raw.send(bytes);
+        const closedAt = await raw.closed(5000);
+        outcomes[label] = { closed: closedAt !== null, received: raw.received.map((packet) => packet.cmd) };
+        raw.end();
+      }
+      const good = await connackOf(stream, {}, context);
+      context.evidence('outcomes', { ...outcomes, good });
+      await deleteStream(stream);
+      for (const [label, outcome] of Object.entries(outcomes))
+        expectWith(
+          (outcome as { closed: boolean; received: string[] }).closed &&
+            (outcome as { received: string[] }).received.length === 0,
+          `${label}: closed without an answer`,
+          outcomes,
+        );
+      expectWith(good === 0, 'a good CONNECT accepted afterwards', { ...outcomes, good });
+    },
+  );
+
+  check(
+    ['RULE-INGEST-PROTOCOL-VERSIONS-RULE'],
+    'a CONNECT of MQTT 3.1 (level 3) or of a level no MQTT version has (6; in a short CONNECT and in one of over 127 bytes), with good credentials: CONNACK return code 1, then closed',
+    async (context) => {
+      const stream = await createStream();
+      const clientId = `conformance-${stream.id}`;
+      const outcomes = [
+        await levelRefusal(stream, 3, clientId, context),
+        await levelRefusal(stream, 6, clientId, context),
+        await levelRefusal(stream, 6, clientId.padEnd(200, 'x'), context),
+      ];
       await deleteStream(stream);
       for (const outcome of outcomes)
         expectWith(
