@@ -1,7 +1,7 @@
 // Token requests the token endpoint must refuse that check 61 does not send (issue 13, found by the mutation score
 // of reference/auth/oauth-grants.ts): a client_id no client has, a refresh token never issued, and a code_verifier
-// for a code whose authorization request had no code_challenge (a PKCE downgrade). A few uncredentialed requests:
-// each counts against the suite's address budget.
+// for a code whose authorization request had no code_challenge (a PKCE downgrade); and a repeated parameter. A few
+// uncredentialed requests: each counts against the suite's address budget.
 import { describe } from 'vitest';
 import { routes } from '../../generated/server/routes.js';
 import { check, expectThat } from '../harness/check.js';
@@ -15,6 +15,7 @@ import {
   redirectOf,
   refreshTokens,
   tokenRequest,
+  tokenRequestPairs,
 } from './support/auth-oauth.js';
 import { oauthScheme, scopesOf } from './support/auth-operations.js';
 
@@ -41,6 +42,28 @@ async function exchangeCodeWithoutChallenge(means: OAuthMeans, changes: Record<s
 }
 
 describe('OAuth token endpoint: refusals', () => {
+  check(
+    ['INF-SCHEMAS-OAUTH-ERROR'],
+    'a token request that repeats a parameter (grant_type; code) is 400 invalid_request: RFC 6749 section 3.2 allows each once, and a repeated grant_type is no unsupported one',
+    async ({ skip }) => {
+      const means = oauthMeans();
+      if (typeof means === 'string') return skip(means);
+      const { clientId, clientSecret, redirectUri } = means.client;
+      const client = [
+        ['redirect_uri', redirectUri],
+        ['client_id', clientId],
+        ['client_secret', clientSecret],
+      ] as const;
+      const grant = ['grant_type', 'authorization_code'] as const;
+      const cases = [
+        ['grant_type twice', [grant, grant, ['code', 'conformance-unknown-code'], ...client]],
+        ['code twice', [grant, ['code', 'conformance-code-1'], ['code', 'conformance-code-2'], ...client]],
+      ] as const;
+      for (const [label, pairs] of cases)
+        expectOAuthError(await tokenRequestPairs(pairs), 400, 'invalid_request', `for ${label}`);
+    },
+  );
+
   check(
     ['AUTH-OAUTH-EXCHANGE', 'INF-SCHEMAS-OAUTH-ERROR'],
     'a client_id that names no client is 401 invalid_client, whatever secret comes with it',

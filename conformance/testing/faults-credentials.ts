@@ -40,7 +40,20 @@ function scopesOfToken(token: string): string[] {
 
 const scopeCode = 'insufficient_scope';
 
+/** The token endpoint's form with each repeated parameter kept once, the last (what many form parsers do). */
+const lastOfRepeated: Fault = (request, forward) => {
+  if (!/\/oauth\/token$/.test(pathOnly(request))) return forward(request);
+  const kept = new URLSearchParams([...new Map(new URLSearchParams(request.body.toString('utf8')))]);
+  return forward({ ...request, body: Buffer.from(kept.toString(), 'utf8') });
+};
+
 export const credentialVariants: BrokenVariant[] = [
+  {
+    name: 'a repeated token request parameter is taken once',
+    fault: () => lastOfRepeated,
+    files: ['checks/63-'],
+    breaks: ['INF-SCHEMAS-OAUTH-ERROR'],
+  },
   {
     name: 'a redirect_uri with a trailing slash matches the registered one',
     fault: () => normalisedRedirect((uri) => (uri.endsWith('/') ? uri.slice(0, -1) : uri)),

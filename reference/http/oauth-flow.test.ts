@@ -241,6 +241,27 @@ describe('token endpoint', () => {
     });
   });
 
+  it.each(['grant_type', 'code', 'client_id'])(
+    'refuses a repeated %s with invalid_request, naming it (RFC 6749 section 3.2)',
+    async (name) => {
+      const setup = await oauthSetup(fixture(), readStreams);
+      const form: Record<string, string> = {
+        client_id: setup.client.clientId,
+        client_secret: setup.client.clientSecret,
+        grant_type: 'authorization_code',
+        code: await approvedCode(setup),
+        redirect_uri: setup.request.redirect_uri ?? '',
+        code_verifier: setup.pkce.verifier,
+      };
+      const again = new URLSearchParams({ [name]: form[name] ?? '' }).toString();
+      const reply = await setup.call('oauthToken', { body: `${formBody(form)}&${again}` });
+      expect(tokenError(reply)).toBe('400 invalid_request');
+      expect((reply.body as { error_description: string }).error_description).toContain(
+        `parameter ${name} is given more than once`,
+      );
+    },
+  );
+
   it('rotates refresh tokens and revokes the family when an old one comes back', async () => {
     const setup = await oauthSetup(fixture(), readStreams);
     const refresh = (token: string) =>

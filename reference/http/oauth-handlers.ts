@@ -119,13 +119,37 @@ const grantTypes: Record<OauthTokenRequestBody['grant_type'], true> = {
 const pageOperations: ReadonlySet<string> = new Set<keyof OAuthHandlers>(['oauthAuthorize', 'oauthConsent']);
 const tokenOperation: keyof OAuthHandlers = 'oauthToken';
 
+/**
+ * The first parameter a request gives more than once (the form and query parsers make it an array), or null. RFC 6749
+ * sections 3.1 and 3.2 allow each parameter once and name a repeated one invalid_request: said so, rather than what the
+ * schema makes of an array (`must be string`, or an alternative's missing field).
+ */
+function repeatedParameter(fields: unknown): string | null {
+  if (typeof fields !== 'object' || fields === null) return null;
+  for (const [name, value] of Object.entries(fields)) if (Array.isArray(value)) return name;
+  return null;
+}
+
+function repeatedMessage(name: string): string {
+  return `The parameter ${name} is given more than once; each may appear once (RFC 6749 sections 3.1 and 3.2).`;
+}
+
 /** Validation failures at the token endpoint are RFC 6749 bodies; at the authorization endpoint, pages; else the envelope. */
 export const renderOAuthError: RenderError = ({ problem, operationId, request }) => {
   if (problem.status >= 500) return null;
   if (pageOperations.has(operationId)) {
-    return { status: 400, body: errorPage(problem.message), headers: { 'Content-Type': 'text/html' } };
+    const repeated = repeatedParameter(request.method === 'GET' ? request.query : request.body);
+    const message = repeated === null ? problem.message : repeatedMessage(repeated);
+    return { status: 400, body: errorPage(message), headers: { 'Content-Type': 'text/html' } };
   }
   if (operationId !== tokenOperation) return null;
+  // Before the grant type: a repeated grant_type is a malformed request, not a grant type the server lacks.
+  const repeated = repeatedParameter(request.body);
+  if (repeated !== null)
+    return {
+      status: 400,
+      body: { error: 'invalid_request', error_description: rfc6749Description(repeatedMessage(repeated)) },
+    };
   const grantType = (request.body as { grant_type?: unknown } | undefined)?.grant_type;
   const known = typeof grantType === 'string' && Object.hasOwn(grantTypes, grantType);
   if (grantType !== undefined && !known) {

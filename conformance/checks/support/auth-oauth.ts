@@ -93,11 +93,14 @@ export function authorizationFields(
   return fields;
 }
 
-function formOptions(fields: Record<string, string>, server: Server) {
+function formOptions(
+  fields: Record<string, string> | ReadonlyArray<readonly [string, string]>,
+  server: Server,
+) {
   return {
     key: null,
     server,
-    rawBody: new URLSearchParams(fields).toString(),
+    rawBody: new URLSearchParams(fields as Record<string, string> | [string, string][]).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   };
 }
@@ -188,6 +191,14 @@ export async function tokenRequest(
     routes.oauthToken.url,
     formOptions(Object.fromEntries(present), server),
   );
+}
+
+/** The token endpoint with `pairs` as its form, in their order, a name as often as it is given. */
+export async function tokenRequestPairs(
+  pairs: ReadonlyArray<readonly [string, string]>,
+  server: Server = 'auth',
+): Promise<Exchange> {
+  return send(routes.oauthToken.method, routes.oauthToken.url, formOptions(pairs, server));
 }
 
 export async function exchangeCode(
