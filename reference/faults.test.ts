@@ -16,6 +16,7 @@ const everyFault: Required<ReferenceFaults> = {
   retriesDropped: 1,
   signatureSkewSeconds: -600,
   redirectCountsAsDelivered: true,
+  webhookUserInfoAccepted: true,
   otherTopicsAdmitted: true,
   onlineWithoutStartedAt: true,
   unknownProtocolLevelUnanswered: true,

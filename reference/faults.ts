@@ -12,6 +12,8 @@ export interface ReferenceFaults {
   signatureSkewSeconds?: number;
   /** Webhook delivery: a 3xx answer counts as delivered. */
   redirectCountsAsDelivered?: boolean;
+  /** Webhooks: a url with user information is accepted (and its credentials never sent). */
+  webhookUserInfoAccepted?: boolean;
   /** Ingest: a PUBLISH to another stream's topic reaches that stream's subscribers. */
   otherTopicsAdmitted?: boolean;
   /** Ingest: device.online leaves `startedAt` out of its snapshot. */

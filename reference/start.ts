@@ -163,7 +163,10 @@ export async function start(options: StartOptions): Promise<RunningService> {
       : (cluster?.cached(openedStore, keyChanges) ??
           cachedStore(openedStore, keyChanges.caches, undefined, keyChanges)),
   );
-  const webhookTargets = { allowPrivate: options.allowPrivateWebhookTargets ?? false };
+  const webhookTargets = {
+    allowPrivate: options.allowPrivateWebhookTargets ?? false,
+    userInfoAccepted: options.faults?.webhookUserInfoAccepted === true,
+  };
   const signingKey = await signingKeyIn(options.dataDir);
   const streamLifecycle = new StreamLifecycleEvents();
   // With several nodes a deletion through any node closes this node's subscribers too (ADR 0023).

@@ -367,4 +367,29 @@ describe('webhook deliveries', () => {
       );
     },
   );
+
+  check(
+    ['RULE-WEBHOOK-DELIVERY-TARGETS-USER-INFO', 'INF-SCHEMAS-ERROR-CODE-ONEOF-WEBHOOK_URL_FORBIDDEN'],
+    'a webhook url with user information (user:password@, user@) is refused with webhook_url_forbidden',
+    async (context) => {
+      // A name under .invalid never resolves (RFC 6761): nothing but the user information can refuse these.
+      for (const url of [
+        'https://conformance:secret@hooks.example.invalid/telemetry',
+        'https://conformance@hooks.example.invalid/telemetry',
+      ]) {
+        const created = await send('POST', '/webhooks', { body: { url, events: ['webhook.test'] } });
+        context.evidence(url, created.response);
+        const body = created.response.body as { id?: string; error?: { code?: string; param?: string } };
+        if (created.response.status === 201 && body.id !== undefined)
+          await send('DELETE', `/webhooks/${body.id}`);
+        expectWith(
+          created.response.status === 400 &&
+            body.error?.code === 'webhook_url_forbidden' &&
+            body.error.param === 'url',
+          `${url}: 400 webhook_url_forbidden on url`,
+          created,
+        );
+      }
+    },
+  );
 });

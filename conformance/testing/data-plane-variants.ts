@@ -119,6 +119,12 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     breaks: ['RULE-CONNECTION-CLOSE-CODES-SUBSCRIBER-TOO-SLOW'],
   },
   {
+    name: 'a webhook url with user information is accepted',
+    faults: { webhookUserInfoAccepted: true },
+    files: ['checks/80-'],
+    breaks: ['INF-SCHEMAS-ERROR-CODE-ONEOF-WEBHOOK_URL_FORBIDDEN', 'RULE-WEBHOOK-DELIVERY-TARGETS-USER-INFO'],
+  },
+  {
     // mqtt-packet's own handling: a level it does not know is a malformed packet, closed without a CONNACK.
     name: 'a CONNECT of an unknown protocol level is closed unanswered',
     faults: { unknownProtocolLevelUnanswered: true },

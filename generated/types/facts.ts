@@ -84,6 +84,7 @@ export const apiPolicies = {
     },
     targets: {
       refused: 'loopback, private, link-local (cloud metadata), unspecified, multicast and reserved addresses, at creation and again when each delivery connects',
+      userInfo: 'a url with user information (user:password@host) is refused at creation with webhook_url_forbidden',
       localTesting: 'a deployment may allow loopback and private addresses (local testing only); link-local addresses stay refused',
     },
   },
@@ -369,6 +370,7 @@ export const channelFacts = {
       },
       targets: {
         refused: 'loopback, private, link-local (cloud metadata), unspecified, multicast and reserved addresses, at creation and again when each delivery connects',
+        userInfo: 'a url with user information (user:password@host) is refused at creation with webhook_url_forbidden',
         localTesting: 'a deployment may allow loopback and private addresses (local testing only); link-local addresses stay refused',
       },
     },
@@ -535,7 +537,7 @@ export const errorCodeMembers = {
     type_: 'invalid_request_error',
   },
   webhook_url_forbidden: {
-    description: 'The webhook\'s url is not a public address (loopback, private, link-local, cloud metadata); `param` is `url`.',
+    description: 'The webhook\'s url is not a public address (loopback, private, link-local, cloud metadata), or it carries user information (`user:password@`); `param` is `url`.',
     status: 400,
     type_: 'invalid_request_error',
   },

@@ -168,6 +168,17 @@ describe('webhook delivery (scaled clock)', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'webhook_url_forbidden', param: 'url' });
   });
+
+  it.each([
+    'https://user:secret@hooks.example.invalid/hook',
+    'https://user@hooks.example.invalid/hook',
+    'https://:secret@hooks.example.invalid/hook',
+  ])('refuses a webhook url with user information, which deliveries never send: %s', async (url) => {
+    const refused = await service.api('POST', '/webhooks', { url, events: ['report.generated'] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'webhook_url_forbidden', param: 'url' });
+    expect(refused.body.error.message).toContain('user information');
+  });
 });
 
 describe('webhook delivery (real time)', () => {

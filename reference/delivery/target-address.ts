@@ -3,6 +3,8 @@ import { BlockList, isIP } from 'node:net';
 /** Which non-public addresses a deployment lets webhooks reach: none by default, loopback and private for local testing. */
 export interface TargetPolicy {
   allowPrivate: boolean;
+  /** Test-only fault (reference/faults.ts `webhookUserInfoAccepted`): a url's user information is not refused. */
+  userInfoAccepted?: boolean;
 }
 
 function blockList(ranges: ReadonlyArray<[string, number, 'ipv4' | 'ipv6']>): BlockList {

@@ -15,6 +15,9 @@ export async function webhookUrlRefusal(
   resolver: Resolver = systemResolver,
 ): Promise<string | null> {
   const parsed = new URL(url);
+  // Deliveries go to the url's origin and path: credentials in it would never be sent (x-delivery.targets.userInfo).
+  if ((parsed.username !== '' || parsed.password !== '') && policy.userInfoAccepted !== true)
+    return 'it carries user information (user:password@), which deliveries never send; receivers authenticate a delivery by its signature';
   if (parsed.protocol !== 'https:' && !policy.allowPrivate)
     return 'plain http is allowed only for local testing; use https';
   const literal = literalAddress(parsed);

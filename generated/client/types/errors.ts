@@ -36,7 +36,7 @@ export const errorCodes = {
   record_published: { status: 409, type: 'conflict_error', description: 'The record is already published; it can be neither published again nor changed.' },
   report_archived: { status: 409, type: 'conflict_error', description: 'The report is archived; it can be neither archived again nor have its records changed.' },
   webhook_limit_reached: { status: 400, type: 'invalid_request_error', description: 'The account already has the maximum number of webhooks.' },
-  webhook_url_forbidden: { status: 400, type: 'invalid_request_error', description: 'The webhook\'s url is not a public address (loopback, private, link-local, cloud metadata); `param` is `url`.' },
+  webhook_url_forbidden: { status: 400, type: 'invalid_request_error', description: 'The webhook\'s url is not a public address (loopback, private, link-local, cloud metadata), or it carries user information (`user:password@`); `param` is `url`.' },
   rate_limited: { status: 429, type: 'rate_limit_error', description: 'Too many requests for this key, or from this address without a valid key, in the current window; see `Retry-After`.' },
   internal_error: { status: 500, type: 'api_error', description: 'The service failed; the request may be retried if it is safe to retry.' },
 } as const;
