@@ -15,7 +15,8 @@ export async function webhookUrlRefusal(
   resolver: Resolver = systemResolver,
 ): Promise<string | null> {
   const parsed = new URL(url);
-  // Deliveries go to the url's origin and path: credentials in it would never be sent (x-webhook-delivery.targets.userInfo).
+  // Deliveries go to the url's origin and path: credentials in it would never be sent
+  // (x-webhook-delivery.targets.userInfo).
   if ((parsed.username !== '' || parsed.password !== '') && policy.userInfoAccepted !== true)
     return 'it carries user information (user:password@), which deliveries never send; receivers authenticate a delivery by its signature';
   if (parsed.protocol !== 'https:' && !policy.allowPrivate)
