@@ -20,6 +20,7 @@ const everyFault: Required<ReferenceFaults> = {
   otherTopicsAdmitted: true,
   onlineWithoutStartedAt: true,
   unknownProtocolLevelUnanswered: true,
+  authenticationMethodIgnored: true,
   slowConsumerClosesAll: true,
   malformedHandshakeInPlainText: true,
   publishedRecordEndsRecording: true,

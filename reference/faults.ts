@@ -20,6 +20,8 @@ export interface ReferenceFaults {
   onlineWithoutStartedAt?: boolean;
   /** Ingest: a CONNECT of a protocol level mqtt-packet does not know is closed without a CONNACK. */
   unknownProtocolLevelUnanswered?: boolean;
+  /** Ingest: an MQTT 5 Authentication Method is ignored and the CONNECT accepted on its password. */
+  authenticationMethodIgnored?: boolean;
   /** Live feed: a subscriber dropped as too slow takes the stream's other subscribers with it. */
   slowConsumerClosesAll?: boolean;
   /** Live feed: a handshake the WebSocket protocol refuses gets the WebSocket library's own text answer. */
@@ -34,7 +36,10 @@ export type DeliveryFaults = Pick<
 >;
 export type IngestFaults = Pick<
   ReferenceFaults,
-  'otherTopicsAdmitted' | 'onlineWithoutStartedAt' | 'unknownProtocolLevelUnanswered'
+  | 'otherTopicsAdmitted'
+  | 'onlineWithoutStartedAt'
+  | 'unknownProtocolLevelUnanswered'
+  | 'authenticationMethodIgnored'
 >;
 export type LiveFeedFaults = Pick<ReferenceFaults, 'slowConsumerClosesAll' | 'malformedHandshakeInPlainText'>;
 export type RecordingFaults = Pick<ReferenceFaults, 'publishedRecordEndsRecording'>;

@@ -112,6 +112,32 @@ describe('MQTT connections', () => {
   );
 
   check(
+    ['RULE-INGEST-UNSUPPORTED-ENHANCED-AUTHENTICATION'],
+    'an MQTT 5 CONNECT naming an Authentication Method, with good credentials: CONNACK 0x8C Bad authentication method, then closed',
+    async (context) => {
+      const stream = await createStream();
+      const raw = await rawConnection(brokerUrl(stream), 5);
+      raw.send(
+        connectPacket(stream, {
+          protocolVersion: 5,
+          properties: { authenticationMethod: 'SCRAM-SHA-256' },
+        }) as never,
+      );
+      const connack = (await raw.next('connack', 5000)) as { reasonCode?: number } | null;
+      const closedAt = await raw.closed(5000);
+      raw.end();
+      await deleteStream(stream);
+      const outcome = { reasonCode: connack?.reasonCode ?? null, closed: closedAt !== null };
+      context.evidence('CONNACK', outcome);
+      expectWith(
+        outcome.reasonCode === 0x8c && outcome.closed,
+        'CONNACK 0x8C and the connection closed',
+        outcome,
+      );
+    },
+  );
+
+  check(
     ['RULE-INGEST-PROTOCOL-VERSIONS-RULE'],
     'a CONNECT of MQTT 3.1 (level 3) or of a level no MQTT version has (6; in a short CONNECT and in one of over 127 bytes), with good credentials: CONNACK return code 1, then closed',
     async (context) => {

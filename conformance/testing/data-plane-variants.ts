@@ -125,6 +125,12 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     breaks: ['INF-SCHEMAS-ERROR-CODE-ONEOF-WEBHOOK_URL_FORBIDDEN', 'RULE-WEBHOOK-DELIVERY-TARGETS-USER-INFO'],
   },
   {
+    name: 'an MQTT 5 Authentication Method is ignored',
+    faults: { authenticationMethodIgnored: true },
+    files: ['checks/71-'],
+    breaks: ['RULE-INGEST-UNSUPPORTED-ENHANCED-AUTHENTICATION'],
+  },
+  {
     // mqtt-packet's own handling: a level it does not know is a malformed packet, closed without a CONNACK.
     name: 'a CONNECT of an unknown protocol level is closed unanswered',
     faults: { unknownProtocolLevelUnanswered: true },

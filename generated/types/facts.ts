@@ -259,6 +259,7 @@ export const channelFacts = {
         otherTopic: 'a PUBLISH to any topic but the stream\'s own is dropped without device.error and the connection stays open (MQTT 5 PUBACK 0x87 Not authorized; MQTT 3.1.1 PUBACK)',
         subscribe: 'every filter of a SUBSCRIBE is refused (MQTT 3.1.1 SUBACK 0x80, MQTT 5 SUBACK 0x87 Not authorized); UNSUBSCRIBE is answered (MQTT 5 UNSUBACK 0x11 No subscription existed)',
         will: 'a will message is ignored; it is never published',
+        enhancedAuthentication: 'an MQTT 5 CONNECT that names an Authentication Method is refused before authentication with CONNACK 0x8C Bad authentication method, and the connection is closed [MQTT-4.12.0-1]; devices authenticate with the user name and password alone',
       },
     },
   },

@@ -147,6 +147,13 @@ export class DeviceConnection {
       this.context.overload.counts.refusedConnections += 1;
       return this.#refuse('serverBusy');
     }
+    // MQTT 5 enhanced authentication is not supported: a client naming a method must not be taken as authenticated by
+    // it [MQTT-4.12.0-1] (x-ingest-rules.unsupported.enhancedAuthentication).
+    if (
+      connect.properties?.authenticationMethod !== undefined &&
+      this.context.faults.authenticationMethodIgnored !== true
+    )
+      return this.#refuse('badAuthenticationMethod');
     this.#state = 'authenticating';
     this.socket.pause();
     this.#framer.pause();

@@ -76,4 +76,15 @@ describe('device authentication (x-ingest-rules.authentication)', () => {
       });
     });
   }
+
+  it('MQTT 5: refuses a CONNECT naming an Authentication Method with 0x8C, its good password notwithstanding', async () => {
+    const stream = await fixture().createStream();
+    const { connack, device } = await connectedDevice(fixture().server.port, stream, 5, {
+      properties: { authenticationMethod: 'SCRAM-SHA-256' },
+    });
+    expect(refusalOf(connack as never)).toBe(0x8c);
+    await device.closed();
+    expect(await fixture().store.streams.getById(stream.id)).toMatchObject({ status: 'idle' });
+    expect(await stream.events()).toEqual([]);
+  });
 });

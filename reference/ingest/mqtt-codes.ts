@@ -9,7 +9,8 @@ export type ConnectRefusal =
   | 'unsupportedProtocolVersion'
   | 'identifierRejected'
   | 'serverUnavailable'
-  | 'serverBusy';
+  | 'serverBusy'
+  | 'badAuthenticationMethod';
 
 export const connectRefusalCodes: Record<ConnectRefusal, { 4: number; 5: number }> = {
   notAuthorized: { 4: 5, 5: 0x87 },
@@ -21,6 +22,8 @@ export const connectRefusalCodes: Record<ConnectRefusal, { 4: number; 5: number 
   serverUnavailable: { 4: 3, 5: 0x88 },
   // 3.1.1 has no "busy"; "server unavailable" is its nearest word, and it too invites a retry later.
   serverBusy: { 4: 3, 5: 0x89 },
+  // Only MQTT 5 has an Authentication Method; 3.1.1's nearest word would be "not authorized".
+  badAuthenticationMethod: { 4: 5, 5: 0x8c },
 };
 
 /** MQTT 5 PUBACK reason codes of a dropped message, by the cause of the drop. */
