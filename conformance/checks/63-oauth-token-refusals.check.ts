@@ -5,6 +5,7 @@
 import { describe } from 'vitest';
 import { routes } from '../../generated/server/routes.js';
 import { check, expectThat } from '../harness/check.js';
+import { send } from '../harness/probe.js';
 import {
   authorize,
   expectOAuthError,
@@ -44,7 +45,7 @@ async function exchangeCodeWithoutChallenge(means: OAuthMeans, changes: Record<s
 describe('OAuth token endpoint: refusals', () => {
   check(
     ['INF-SCHEMAS-OAUTH-ERROR'],
-    'a token request that repeats a parameter (grant_type; code) is 400 invalid_request: RFC 6749 section 3.2 allows each once, and a repeated grant_type is no unsupported one',
+    'a token request that repeats a parameter (grant_type; code), or sends JSON, is 400 invalid_request: RFC 6749 section 3.2 allows each parameter once, form-encoded, and a repeated grant_type is no unsupported one',
     async ({ skip }) => {
       const means = oauthMeans();
       if (typeof means === 'string') return skip(means);
@@ -61,6 +62,13 @@ describe('OAuth token endpoint: refusals', () => {
       ] as const;
       for (const [label, pairs] of cases)
         expectOAuthError(await tokenRequestPairs(pairs), 400, 'invalid_request', `for ${label}`);
+      // And the same fields as JSON, which RFC 6749 section 3.2 does not allow (form encoding only): no fields at all.
+      const json = await send(routes.oauthToken.method, routes.oauthToken.url, {
+        key: null,
+        server: 'auth',
+        body: Object.fromEntries([grant, ['code', 'conformance-unknown-code'], ...client]),
+      });
+      expectOAuthError(json, 400, 'invalid_request', 'for a JSON body');
     },
   );
 

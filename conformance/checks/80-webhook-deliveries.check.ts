@@ -370,12 +370,13 @@ describe('webhook deliveries', () => {
 
   check(
     ['RULE-WEBHOOK-DELIVERY-TARGETS-USER-INFO', 'INF-SCHEMAS-ERROR-CODE-ONEOF-WEBHOOK_URL_FORBIDDEN'],
-    'a webhook url with user information (user:password@, user@) is refused with webhook_url_forbidden',
+    'a webhook url with user information (user:password@, user@, :password@) is refused with webhook_url_forbidden',
     async (context) => {
       // A name under .invalid never resolves (RFC 6761): nothing but the user information can refuse these.
       for (const url of [
         'https://conformance:secret@hooks.example.invalid/telemetry',
         'https://conformance@hooks.example.invalid/telemetry',
+        'https://:secret@hooks.example.invalid/telemetry',
       ]) {
         const created = await send('POST', '/webhooks', { body: { url, events: ['webhook.test'] } });
         context.evidence(url, created.response);

@@ -30,15 +30,25 @@ function trickle(port: number, head: string): Promise<{ answer: string; millisec
   });
 }
 
+/** `test` against the fixture's service listening with the shortened limits, with an account's secret key. */
+async function withShortLimits(
+  test: (listening: { port: number; token: string }) => Promise<void>,
+): Promise<void> {
+  const service = fixture();
+  const token = (await service.createAccount()).keys.secret.key;
+  const apps = await buildApps(service.dependencies, { timeouts });
+  try {
+    await apps.api.listen({ host: '127.0.0.1', port: 0 });
+    const address = apps.api.server.address();
+    await test({ port: typeof address === 'object' && address !== null ? address.port : 0, token });
+  } finally {
+    await Promise.all([apps.api.close(), apps.auth.close()]);
+  }
+}
+
 describe('slow clients (issue 12, item 7)', () => {
   it('closes trickling headers and bodies with 408 and keeps serving others', async () => {
-    const service = fixture();
-    const token = (await service.createAccount()).keys.secret.key;
-    const apps = await buildApps(service.dependencies, { timeouts });
-    try {
-      await apps.api.listen({ host: '127.0.0.1', port: 0 });
-      const address = apps.api.server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
+    await withShortLimits(async ({ port, token }) => {
       const slowHeaders = `GET /v2/account HTTP/1.1\r\nHost: x\r\nX-Slow: `;
       const slowBody = `POST /v2/streams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"title":"`;
       const clients = Array.from({ length: trickling }, (_, index) =>
@@ -54,27 +64,17 @@ describe('slow clients (issue 12, item 7)', () => {
         expect(answer).toMatch(/^HTTP\/1\.1 408 /);
         expect(answer).toContain('"code":"request_timeout"');
       }
-    } finally {
-      await Promise.all([apps.api.close(), apps.auth.close()]);
-    }
+    });
   }, 60_000);
 
   it('answers a request refused before its body once, and closes it when the body then runs out of time', async () => {
-    const service = fixture();
-    const token = (await service.createAccount()).keys.secret.key;
-    const apps = await buildApps(service.dependencies, { timeouts });
-    try {
-      await apps.api.listen({ host: '127.0.0.1', port: 0 });
-      const address = apps.api.server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
+    await withShortLimits(async ({ port, token }) => {
       // Refused from its headers (the Content-Type), while Node goes on reading its trickling body until the time limit.
       const refusedEarly = `POST /v2/streams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n`;
       const { answer, milliseconds } = await trickle(port, refusedEarly);
       expect(milliseconds).toBeLessThan(closedWithinMilliseconds);
       expect(answer).toContain('"code":"content_type_unsupported"');
       expect(answer.split('HTTP/1.1 ')).toHaveLength(2);
-    } finally {
-      await Promise.all([apps.api.close(), apps.auth.close()]);
-    }
+    });
   }, 60_000);
 });

@@ -125,8 +125,8 @@ const tokenOperation: keyof OAuthHandlers = 'oauthToken';
  * schema makes of an array (`must be string`, or an alternative's missing field).
  */
 function repeatedParameter(fields: unknown): string | null {
-  if (typeof fields !== 'object' || fields === null) return null;
-  for (const [name, value] of Object.entries(fields)) if (Array.isArray(value)) return name;
+  // A body never parsed (refused for its content type) is undefined: nothing is repeated in it.
+  for (const [name, value] of Object.entries(fields ?? {})) if (Array.isArray(value)) return name;
   return null;
 }
 

@@ -6,6 +6,7 @@ import { webhookObject } from '../../services/webhooks.js';
 import { openExecutor, type StoreLocation } from '../../storage/open-store.js';
 import type { SqlExecutor } from '../../storage/sql-executor.js';
 import { createSqlStore } from '../../storage/sql-store.js';
+import type { Store } from '../../storage/store.js';
 
 export interface FilledOutbox {
   accountId: string;
@@ -24,10 +25,7 @@ export async function fillOutbox(
   urls: readonly string[],
   eventsPerWebhook: number,
 ): Promise<FilledOutbox> {
-  const executor = await openExecutor(location);
-  const store = createSqlStore(executor);
-  try {
-    const clock = await persistentClock(store, timeScale);
+  return withStore(location, timeScale, async (executor, store, clock) => {
     const { accountId } = await createAccount(store, clock, 'paid', 'local-1');
     const webhooks: Array<FilledOutbox['webhooks'][number] & { object: unknown }> = [];
     for (const [index, url] of urls.entries()) {
@@ -50,9 +48,7 @@ export async function fillOutbox(
       webhooks: webhooks.map(({ object: _object, ...webhook }) => webhook),
       deliveries: total,
     };
-  } finally {
-    await executor.close();
-  }
+  });
 }
 
 /**
@@ -66,10 +62,7 @@ export async function addToOutbox(
   filled: FilledOutbox,
   eventsPerWebhook: number,
 ): Promise<FilledOutbox> {
-  const executor = await openExecutor(location);
-  const store = createSqlStore(executor);
-  try {
-    const clock = await persistentClock(store, timeScale);
+  return withStore(location, timeScale, async (executor, store, clock) => {
     const webhooks: Array<{ id: string; object: unknown }> = [];
     for (const { id } of filled.webhooks) {
       const row = await store.webhooks.get(filled.accountId, id);
@@ -79,6 +72,19 @@ export async function addToOutbox(
     const total = eventsPerWebhook * webhooks.length;
     await insertEvents(executor, clock, filled.accountId, webhooks, filled.deliveries, total);
     return { ...filled, deliveries: filled.deliveries + total };
+  });
+}
+
+/** `work` on the store at `location` and the service clock at `timeScale`; the connection is closed after it. */
+async function withStore<Result>(
+  location: StoreLocation,
+  timeScale: number,
+  work: (executor: SqlExecutor, store: Store, clock: Clock) => Promise<Result>,
+): Promise<Result> {
+  const executor = await openExecutor(location);
+  try {
+    const store = createSqlStore(executor);
+    return await work(executor, store, await persistentClock(store, timeScale));
   } finally {
     await executor.close();
   }
