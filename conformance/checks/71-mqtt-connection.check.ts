@@ -1,7 +1,7 @@
 // MQTT connections as the broker must treat them, on bare sockets where mqtt.js would not misbehave: the CONNECT
 // deadline, oversized CONNECTs, other protocol versions, keep-alive, QoS 2, wills, and MQTT 5 reason codes for what is
 // dropped.
-import { generate } from 'mqtt-packet';
+import { generate, type Packet } from 'mqtt-packet';
 import { describe } from 'vitest';
 import { channelFacts } from '../../generated/types/facts.js';
 import { type CheckContext, check, expectWith } from '../harness/check.js';
@@ -57,25 +57,33 @@ function protocolLevelOffset(packet: Buffer): number {
 }
 
 /**
- * The CONNACK of a CONNECT announcing protocol `level` with the stream's credentials (MQTT 3.1, protocol name MQIsdp,
- * for level 3; the level byte of an MQTT 3.1.1 CONNECT changed for any other), and whether the broker then closed.
- * `clientId` makes the packet longer: 200 characters take its remaining length to two bytes.
+ * What the broker answers `packet` (a packet, or bytes no encoder writes) on a fresh connection of `version`: the
+ * CONNACK's return code (3.1.1) or reason code (5), or null without one; whether it then closed the connection; and
+ * every packet it sent.
+ */
+async function answerOf(stream: StreamUnderTest, version: 4 | 5, packet: Packet | Buffer) {
+  const raw = await rawConnection(brokerUrl(stream), version);
+  raw.send(packet);
+  const connack = (await raw.next('connack', 5000)) as { returnCode?: number; reasonCode?: number } | null;
+  const closed = (await raw.closed(5000)) !== null;
+  raw.end();
+  return {
+    code: connack?.returnCode ?? connack?.reasonCode ?? null,
+    closed,
+    received: raw.received.map((received) => received.cmd),
+  };
+}
+
+/**
+ * The answer to a CONNECT announcing protocol `level` with the stream's credentials (MQTT 3.1, protocol name MQIsdp,
+ * for level 3; the level byte of an MQTT 3.1.1 CONNECT changed for any other). `clientId` makes the packet longer:
+ * 200 characters take its remaining length to two bytes.
  */
 async function levelRefusal(stream: StreamUnderTest, level: number, clientId: string, context: CheckContext) {
-  const raw = await rawConnection(brokerUrl(stream));
   const overrides = level === 3 ? { protocolId: 'MQIsdp', protocolVersion: 3, clientId } : { clientId };
   const packet = generate(connectPacket(stream, overrides) as never, { protocolVersion: 4 });
   if (level !== 3) packet[protocolLevelOffset(packet)] = level;
-  raw.send(packet);
-  const connack = (await raw.next('connack', 5000)) as { returnCode?: number } | null;
-  const closedAt = await raw.closed(5000);
-  raw.end();
-  const outcome = {
-    level,
-    bytes: packet.length,
-    returnCode: connack?.returnCode ?? null,
-    closed: closedAt !== null,
-  };
+  const outcome = { level, bytes: packet.length, ...(await answerOf(stream, 4, packet)) };
   context.evidence(`level ${level}, ${packet.length} bytes`, outcome);
   return outcome;
 }
@@ -86,24 +94,18 @@ describe('MQTT connections', () => {
     'a CONNECT cut short (remaining length 0; the protocol name without its level) closes that connection without a CONNACK, and the next good CONNECT is accepted',
     async (context) => {
       const stream = await createStream();
-      const outcomes: Record<string, unknown> = {};
+      const outcomes: Record<string, Awaited<ReturnType<typeof answerOf>>> = {};
       for (const [label, bytes] of [
         ['remaining length 0', Buffer.from([0x10, 0x00])],
         ['no protocol level', Buffer.concat([Buffer.from([0x10, 0x06, 0x00, 0x04]), Buffer.from('MQTT')])],
-      ] as const) {
-        const raw = await rawConnection(brokerUrl(stream));
-        raw.send(bytes);
-        const closedAt = await raw.closed(5000);
-        outcomes[label] = { closed: closedAt !== null, received: raw.received.map((packet) => packet.cmd) };
-        raw.end();
-      }
+      ] as const)
+        outcomes[label] = await answerOf(stream, 4, bytes);
       const good = await connackOf(stream, {}, context);
       context.evidence('outcomes', { ...outcomes, good });
       await deleteStream(stream);
       for (const [label, outcome] of Object.entries(outcomes))
         expectWith(
-          (outcome as { closed: boolean; received: string[] }).closed &&
-            (outcome as { received: string[] }).received.length === 0,
+          outcome.closed && outcome.received.length === 0,
           `${label}: closed without an answer`,
           outcomes,
         );
@@ -116,24 +118,14 @@ describe('MQTT connections', () => {
     'an MQTT 5 CONNECT naming an Authentication Method, with good credentials: CONNACK 0x8C Bad authentication method, then closed',
     async (context) => {
       const stream = await createStream();
-      const raw = await rawConnection(brokerUrl(stream), 5);
-      raw.send(
-        connectPacket(stream, {
-          protocolVersion: 5,
-          properties: { authenticationMethod: 'SCRAM-SHA-256' },
-        }) as never,
-      );
-      const connack = (await raw.next('connack', 5000)) as { reasonCode?: number } | null;
-      const closedAt = await raw.closed(5000);
-      raw.end();
+      const packet = connectPacket(stream, {
+        protocolVersion: 5,
+        properties: { authenticationMethod: 'SCRAM-SHA-256' },
+      });
+      const outcome = await answerOf(stream, 5, packet as never);
       await deleteStream(stream);
-      const outcome = { reasonCode: connack?.reasonCode ?? null, closed: closedAt !== null };
       context.evidence('CONNACK', outcome);
-      expectWith(
-        outcome.reasonCode === 0x8c && outcome.closed,
-        'CONNACK 0x8C and the connection closed',
-        outcome,
-      );
+      expectWith(outcome.code === 0x8c && outcome.closed, 'CONNACK 0x8C and the connection closed', outcome);
     },
   );
 
@@ -151,7 +143,7 @@ describe('MQTT connections', () => {
       await deleteStream(stream);
       for (const outcome of outcomes)
         expectWith(
-          outcome.returnCode === 1 && outcome.closed,
+          outcome.code === 1 && outcome.closed,
           `level ${outcome.level}: CONNACK return code 1 and the connection closed`,
           outcomes,
         );
