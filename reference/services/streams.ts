@@ -5,7 +5,6 @@ import type {
   UpdateStreamRequestBody,
 } from '../../generated/types/operations.js';
 import type { CreatedStream, Stream, StreamList } from '../../generated/types/schemas.js';
-import { wireShaped } from '../../runtime/wire-shaped.js';
 import { digest } from '../auth/secrets.js';
 import { isoTime } from '../clock.js';
 import { problem } from '../problems.js';
@@ -40,10 +39,8 @@ export function streamObject(context: Pick<ServiceContext, 'urls'>, row: StreamR
 /**
  * The stream with its key, shown once. The key is added to the stream's literal rather than spread into a new
  * object: V8 builds `{ ...object, key }` as a slow dictionary-mode copy, which the response serializer then reads
- * slowly too (issue 16: together about 15 µs of a POST's CPU). It is written as it is built (`wireShaped`): every
- * property of CreatedStream, in its order, none undefined, and the metadata the request's validation admitted (string
- * values only), so `JSON.stringify` writes the schema serializer's text as one string where the serializer built it
- * from pieces: 1.2 KB less garbage per POST (wire-shaped.test.ts holds the two texts equal; ADR 0022 wave 15).
+ * slowly too (issue 16: together about 15 µs of a POST's CPU). The schema's serializer writes it: a body marked
+ * `wireShaped` for JSON.stringify cost 7-8 µs more CPU per POST in a serving process (ADR 0022, wave 22).
  */
 function createdStreamObject(
   context: Pick<ServiceContext, 'urls'>,
@@ -52,7 +49,7 @@ function createdStreamObject(
 ): CreatedStream {
   const created: Stream & { streamKey?: string } = streamObject(context, row);
   created.streamKey = streamKey;
-  return wireShaped(created as CreatedStream);
+  return created as CreatedStream;
 }
 
 /** The stream's row, or the 404 for it: a missing stream and one deleted during a change are answered alike. */
