@@ -5,9 +5,9 @@
  * loop; V8's JSON.stringify does it natively), so such bodies skip the schema's serializer.
  *
  * Only for such pages: for one object the serializer is as fast, and the mark costs. In a serving process (CPU per
- * request of a bare Fastify route, `bench/measure/route-variants.ts`, two runs of wave 22) a created stream cost 1.7-2.8
+ * request of a bare Fastify route, `bench/measure/route-variants.ts`, two runs of wave 22) a created stream cost 1.8-2.8
  * µs more marked and stringified than through its serializer, and a page of 100 reports 1.5 µs more marked than
- * unmarked but about 20 µs less than through its serializer. In the reference, the created stream's mark cost 4-5 µs
+ * unmarked but about 20 µs less than through its serializer. In the reference, the created stream's mark cost 3-5 µs
  * of a POST (`rest-cpu-ab.ts`). A mark on a spread copy (`wireShaped({ ...object })`) costs most: 9 µs in one measure.
  *
  * The mark is a non-enumerable symbol property of the body: JSON.stringify, Object.keys and equality checks do not see

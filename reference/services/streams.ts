@@ -40,7 +40,7 @@ export function streamObject(context: Pick<ServiceContext, 'urls'>, row: StreamR
  * The stream with its key, shown once. The key is added to the stream's literal rather than spread into a new
  * object: V8 builds `{ ...object, key }` as a slow dictionary-mode copy, which the response serializer then reads
  * slowly too (issue 16: together about 15 µs of a POST's CPU). The schema's serializer writes it: marked `wireShaped`
- * and written by JSON.stringify, it cost the reference 4-5 µs more CPU per POST (ADR 0022, wave 22).
+ * and written by JSON.stringify, it cost the reference 3-5 µs more CPU per POST (ADR 0022, wave 22).
  */
 function createdStreamObject(
   context: Pick<ServiceContext, 'urls'>,
