@@ -21,6 +21,8 @@ const everyFault: Required<ReferenceFaults> = {
   onlineWithoutStartedAt: true,
   unknownProtocolLevelUnanswered: true,
   authenticationMethodIgnored: true,
+  protocolErrorsUnexplained: true,
+  reasonStringOverMaximumPacketSize: true,
   slowConsumerClosesAll: true,
   malformedHandshakeInPlainText: true,
   publishedRecordEndsRecording: true,

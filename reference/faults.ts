@@ -22,6 +22,10 @@ export interface ReferenceFaults {
   unknownProtocolLevelUnanswered?: boolean;
   /** Ingest: an MQTT 5 Authentication Method is ignored and the CONNECT accepted on its password. */
   authenticationMethodIgnored?: boolean;
+  /** Ingest: an MQTT 5 protocol error closes the connection without its CONNACK or DISCONNECT reason code. */
+  protocolErrorsUnexplained?: boolean;
+  /** Ingest: an MQTT 5 PUBACK keeps its reason string even beyond the client's Maximum Packet Size. */
+  reasonStringOverMaximumPacketSize?: boolean;
   /** Live feed: a subscriber dropped as too slow takes the stream's other subscribers with it. */
   slowConsumerClosesAll?: boolean;
   /** Live feed: a handshake the WebSocket protocol refuses gets the WebSocket library's own text answer. */
@@ -40,6 +44,8 @@ export type IngestFaults = Pick<
   | 'onlineWithoutStartedAt'
   | 'unknownProtocolLevelUnanswered'
   | 'authenticationMethodIgnored'
+  | 'protocolErrorsUnexplained'
+  | 'reasonStringOverMaximumPacketSize'
 >;
 export type LiveFeedFaults = Pick<ReferenceFaults, 'slowConsumerClosesAll' | 'malformedHandshakeInPlainText'>;
 export type RecordingFaults = Pick<ReferenceFaults, 'publishedRecordEndsRecording'>;

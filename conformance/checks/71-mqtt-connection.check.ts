@@ -19,6 +19,8 @@ import {
 } from './support/data-plane.js';
 
 const rules = channelFacts.deviceTelemetry.ingestRules;
+/** MQTT 5 PUBACK 0x87 Not authorized: a PUBLISH to another topic (x-ingest-rules.unsupported.otherTopic). */
+const otherTopicCode = 0x87;
 const connection = rules.connection;
 /** Wall-clock slack for a broker's timers on a loaded machine. */
 const slackMs = 1000;
@@ -88,6 +90,31 @@ async function levelRefusal(stream: StreamUnderTest, level: number, clientId: st
   return outcome;
 }
 
+/**
+ * What the broker answers a packet sent after its CONNACK on an MQTT 5 connection of the stream (`connect` changes the
+ * CONNECT's properties): the CONNACK's reason code, the DISCONNECT's reason code (null without one), whether it then
+ * closed the connection, and every packet it sent.
+ */
+async function sessionAnswerOf(
+  stream: StreamUnderTest,
+  packet: Packet | Buffer | null,
+  connect: Record<string, unknown> = {},
+) {
+  const raw = await rawConnection(brokerUrl(stream), 5);
+  raw.send(connectPacket(stream, { protocolVersion: 5, properties: connect }) as never);
+  const connack = (await raw.next('connack', 5000)) as { reasonCode?: number } | null;
+  if (connack?.reasonCode === 0 && packet !== null) raw.send(packet);
+  const disconnect = (await raw.next('disconnect', 5000)) as { reasonCode?: number } | null;
+  const closed = (await raw.closed(5000)) !== null;
+  raw.end();
+  return {
+    connack: connack?.reasonCode ?? null,
+    disconnect: disconnect === null ? null : (disconnect.reasonCode ?? 0),
+    closed,
+    received: raw.received.map((received) => received.cmd),
+  };
+}
+
 describe('MQTT connections', () => {
   check(
     ['RULE-INGEST-CONNECTION-RULE'],
@@ -126,6 +153,107 @@ describe('MQTT connections', () => {
       await deleteStream(stream);
       context.evidence('CONNACK', outcome);
       expectWith(outcome.code === 0x8c && outcome.closed, 'CONNACK 0x8C and the connection closed', outcome);
+    },
+  );
+
+  check(
+    ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
+    'MQTT 5 protocol errors are answered with their reason code, then closed: a CONNECT with Receive Maximum 0 gets CONNACK 0x82; after the CONNACK, a PUBLISH with a Topic Alias DISCONNECT 0x94, an AUTH DISCONNECT 0x82',
+    async (context) => {
+      const stream = await createStream();
+      const sample = encodeSample('json', { ts: 1, values: { a: 1 } });
+      const outcomes = {
+        receiveMaximum0: await sessionAnswerOf(stream, null, { receiveMaximum: 0 }),
+        topicAlias: await sessionAnswerOf(stream, {
+          cmd: 'publish',
+          topic: topicOf(stream.id),
+          payload: sample,
+          qos: 1,
+          messageId: 1,
+          dup: false,
+          retain: false,
+          properties: { topicAlias: 1 },
+        }),
+        auth: await sessionAnswerOf(stream, {
+          cmd: 'auth',
+          reasonCode: 0x18,
+          properties: { authenticationMethod: 'SCRAM-SHA-256' },
+        }),
+      };
+      context.evidence('outcomes', outcomes);
+      await deleteStream(stream);
+      const { receiveMaximum0, topicAlias, auth } = outcomes;
+      expectWith(
+        receiveMaximum0.connack === 0x82 && receiveMaximum0.closed,
+        'Receive Maximum 0: CONNACK 0x82, closed',
+        outcomes,
+      );
+      expectWith(
+        topicAlias.connack === 0 && topicAlias.disconnect === 0x94 && topicAlias.closed,
+        'a Topic Alias: DISCONNECT 0x94, closed',
+        outcomes,
+      );
+      expectWith(
+        auth.connack === 0 && auth.disconnect === 0x82 && auth.closed,
+        'an AUTH: DISCONNECT 0x82, closed',
+        outcomes,
+      );
+    },
+  );
+
+  check(
+    ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
+    "an MQTT 5 PUBACK refusing a PUBLISH to another topic names its reason in a reason string, left out when it would take the PUBACK over the client's Maximum Packet Size",
+    async (context) => {
+      const stream = await createStream();
+      const refusedPuback = async (maximumPacketSize: number) => {
+        const raw = await rawConnection(brokerUrl(stream), 5);
+        raw.send(connectPacket(stream, { protocolVersion: 5, properties: { maximumPacketSize } }) as never);
+        await raw.next('connack', 5000);
+        raw.send({
+          cmd: 'publish',
+          topic: topicOf('stm_conformanceOtherTopic'),
+          payload: encodeSample('json', { ts: 1, values: { a: 1 } }),
+          qos: 1,
+          messageId: 5,
+          dup: false,
+          retain: false,
+        });
+        const puback = (await raw.next('puback', 5000)) as {
+          reasonCode?: number;
+          length?: number;
+          properties?: { reasonString?: string };
+        } | null;
+        raw.send({ cmd: 'disconnect' });
+        raw.end();
+        // A packet's size: its fixed header (two bytes here) and its remaining length.
+        return puback === null
+          ? null
+          : {
+              reasonCode: puback.reasonCode,
+              bytes: 2 + (puback.length ?? 0),
+              reasonString: puback.properties?.reasonString,
+            };
+      };
+      const roomy = await refusedPuback(1024);
+      // Only a reason string can be left out: a deployment that sends none has nothing to shorten.
+      const explained = typeof roomy?.reasonString === 'string';
+      const tight = roomy !== null && explained ? await refusedPuback(roomy.bytes - 1) : null;
+      const outcomes = { roomy, tight };
+      context.evidence('PUBACKs', outcomes);
+      await deleteStream(stream);
+      expectWith(roomy?.reasonCode === otherTopicCode, 'with room: PUBACK 0x87', outcomes);
+      if (!explained) return;
+      expectWith(
+        tight !== null && tight.reasonCode === otherTopicCode && tight.reasonString === undefined,
+        'one byte short of it: the same reason code, without the reason string',
+        outcomes,
+      );
+      expectWith(
+        tight !== null && roomy !== null && tight.bytes <= roomy.bytes - 1,
+        "the PUBACK within the client's Maximum Packet Size",
+        outcomes,
+      );
     },
   );
 

@@ -138,6 +138,19 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     breaks: ['RULE-INGEST-PROTOCOL-VERSIONS-RULE'],
   },
   {
+    // mqtt-packet's and a bare broker's way: a protocol error closes the connection without a word.
+    name: 'an MQTT 5 protocol error is closed without its reason code',
+    faults: { protocolErrorsUnexplained: true },
+    files: ['checks/71-'],
+    breaks: ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
+  },
+  {
+    name: "a PUBACK's reason string goes beyond the client's Maximum Packet Size",
+    faults: { reasonStringOverMaximumPacketSize: true },
+    files: ['checks/71-'],
+    breaks: ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
+  },
+  {
     // The WebSocket library's own refusal: 400 in plain text, outside the envelope.
     name: 'a malformed handshake is refused in plain text',
     faults: { malformedHandshakeInPlainText: true },

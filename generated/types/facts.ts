@@ -251,6 +251,9 @@ export const channelFacts = {
       protocolVersions: {
         rule: 'a CONNECT that announces any protocol level but 4 (MQTT 3.1.1) or 5 (MQTT 5), MQTT 3.1 (protocol name MQIsdp, level 3) included, is refused before authentication with the MQTT 3.1.1 CONNACK return code 1 Unacceptable protocol version, and the connection is closed',
       },
+      protocolErrors: {
+        rule: 'on MQTT 5, a CONNECT with a Receive Maximum or a Maximum Packet Size of 0 is refused with CONNACK 0x82 Protocol Error before authentication; after the CONNACK, a malformed packet gets DISCONNECT 0x81 Malformed Packet, a PUBLISH with a Topic Alias DISCONNECT 0x94 Topic Alias invalid, a PUBLISH with a Subscription Identifier, an AUTH, a second CONNECT or a packet only a server sends DISCONNECT 0x82 Protocol Error, and a packet other than PUBLISH over maxControlPacketBytes DISCONNECT 0x95 Packet too large, each followed by the close of the connection; on MQTT 3.1.1 each of these closes the connection without an answer; a PUBACK whose reason string would take it over the client\'s Maximum Packet Size is sent without the reason string',
+      },
       authentication: {
         rule: 'a wrong streamKey, an unknown or deleted stream, or a stream that is already live is refused with MQTT 3.1.1 return code 5 / MQTT 5 0x87 Not authorized; a CONNECT without a username or password with 3.1.1 return code 4 / MQTT 5 0x86 Bad User Name or Password; nothing else happens',
       },

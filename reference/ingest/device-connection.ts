@@ -8,7 +8,14 @@ import { authenticateDevice } from './authenticate-device.js';
 import { announcesUnspokenLevel } from './connect-protocol.js';
 import type { DeviceErrorReporter } from './device-error-reporter.js';
 import { ingestLimits } from './ingest-rules.js';
-import { type ConnectRefusal, type PublishOutcome, packetTypes, qosNotSupported } from './mqtt-codes.js';
+import {
+  type ConnectRefusal,
+  type ProtocolErrorKind,
+  type PublishOutcome,
+  packetTypes,
+  protocolErrorCodes,
+  qosNotSupported,
+} from './mqtt-codes.js';
 import * as replies from './mqtt-replies.js';
 import type { OverloadGuard } from './overload-guard.js';
 import { PacketFramer, type PacketHeader } from './packet-framer.js';
@@ -43,6 +50,8 @@ export class DeviceConnection {
   #lastPacketAt = Date.now();
   #keepAliveMilliseconds = 0;
   #keepAliveTimer: NodeJS.Timeout | undefined;
+  /** The largest packet the device takes (MQTT 5's Maximum Packet Size); no bound when it names none. */
+  #maximumPacketSize = Number.POSITIVE_INFINITY;
   readonly #connectDeadline: NodeJS.Timeout;
   readonly #parser = createParser();
   readonly #framer: PacketFramer;
@@ -64,10 +73,10 @@ export class DeviceConnection {
     this.#framer = new PacketFramer((type) => this.#limitFor(type), ingestLimits.maxControlPacketBytes, {
       packet: (bytes) => this.#onPacketBytes(bytes),
       oversized: (header, prefix) => this.#onOversized(header, prefix),
-      malformed: () => this.#destroy(),
+      malformed: () => this.#malformed(),
     });
     this.#parser.on('packet', (packet: Packet) => this.#onPacket(packet));
-    this.#parser.on('error', () => this.#destroy());
+    this.#parser.on('error', () => this.#malformed());
     this.#connectDeadline = setTimeout(() => this.#destroy(), ingestLimits.connectDeadlineMilliseconds);
     let closed: () => void = () => {};
     this.done = new Promise((resolve) => {
@@ -113,7 +122,7 @@ export class DeviceConnection {
     this.#lastPacketAt = Date.now();
     const publish = readPublish(bytes, this.#version);
     if (publish === null) {
-      this.#destroy();
+      this.#malformed();
       return;
     }
     this.#onPublish(publish);
@@ -142,6 +151,10 @@ export class DeviceConnection {
     if (connect.protocolVersion !== 4 && connect.protocolVersion !== 5)
       return this.#refuse('unsupportedProtocolVersion');
     this.#version = connect.protocolVersion;
+    const properties = connect.properties;
+    if (properties?.receiveMaximum === 0 || properties?.maximumPacketSize === 0)
+      return this.#protocolError('protocolError');
+    this.#maximumPacketSize = properties?.maximumPacketSize ?? Number.POSITIVE_INFINITY;
     // Before authentication: refusing must cost an overloaded service nothing (x-ingest-rules.overload).
     if (this.context.overload.overloaded) {
       this.context.overload.counts.refusedConnections += 1;
@@ -207,7 +220,9 @@ export class DeviceConnection {
       case 'pubcomp':
         return; // the server never publishes to a device, so there is nothing to acknowledge
       default:
-        this.#destroy(); // a second CONNECT [MQTT-3.1.0-2], AUTH, or a packet only a server sends
+        // A second CONNECT [MQTT-3.1.0-2], an AUTH without an Authentication Method [MQTT-3.1.2-31], or a packet
+        // only a server sends.
+        this.#protocolError('protocolError');
         return;
     }
   }
@@ -215,6 +230,10 @@ export class DeviceConnection {
   #onPublish(publish: PublishFields): void {
     if (publish.qos > ingestLimits.highestQos) {
       this.#refuseQos();
+      return;
+    }
+    if (publish.propertyProblem !== null) {
+      this.#protocolError(publish.propertyProblem);
       return;
     }
     const outcome =
@@ -231,8 +250,12 @@ export class DeviceConnection {
       this.#refuse('packetTooLarge');
       return;
     }
-    if (header.type !== packetTypes.publish || this.#state !== 'connected') {
+    if (this.#state !== 'connected') {
       this.#destroy();
+      return;
+    }
+    if (header.type !== packetTypes.publish) {
+      this.#protocolError('packetTooLarge');
       return;
     }
     const qos = (header.flags >> 1) & 3;
@@ -261,7 +284,10 @@ export class DeviceConnection {
       this.#end();
       return;
     }
-    const reply = replies.puback(messageId, outcome, this.#version);
+    const limit = this.context.faults.reasonStringOverMaximumPacketSize
+      ? Number.POSITIVE_INFINITY
+      : this.#maximumPacketSize;
+    const reply = replies.puback(messageId, outcome, this.#version, limit);
     this.#acknowledgements.add(reply, outcome === 'accepted' ? this.context.bus.accepted() : null);
   }
 
@@ -273,6 +299,29 @@ export class DeviceConnection {
       return;
     }
     this.#destroy();
+  }
+
+  /**
+   * A packet that breaks the protocol (x-ingest-rules.protocolErrors): MQTT 5 says why, in the CONNACK while the
+   * CONNECT is answered and in a DISCONNECT after it [MQTT-4.13.1-1]; MQTT 3.1.1 has no word for it and only closes.
+   */
+  #protocolError(kind: ProtocolErrorKind): void {
+    if (this.#version !== 5 || this.context.faults.protocolErrorsUnexplained === true) {
+      this.#destroy();
+      return;
+    }
+    this.#write(
+      this.#state === 'connected'
+        ? replies.disconnect(protocolErrorCodes[kind])
+        : replies.connackProtocolError(),
+    );
+    this.#end();
+  }
+
+  /** A packet that cannot be read: only a session's can be answered, as its version is known. */
+  #malformed(): void {
+    if (this.#state === 'connected') this.#protocolError('malformedPacket');
+    else this.#destroy();
   }
 
   #refuse(refusal: ConnectRefusal): void {

@@ -39,6 +39,19 @@ export const pubackReasonCodes = {
 
 export type PublishOutcome = keyof typeof pubackReasonCodes;
 
+/**
+ * MQTT 5 reason codes of a protocol error (x-ingest-rules.protocolErrors): in the CONNACK for an error in the CONNECT,
+ * in a DISCONNECT for a later packet [MQTT-4.13.1-1]. MQTT 3.1.1 has no word for them and only closes.
+ */
+export const protocolErrorCodes = {
+  malformedPacket: 0x81,
+  protocolError: 0x82,
+  topicAliasInvalid: 0x94,
+  packetTooLarge: 0x95,
+} as const;
+
+export type ProtocolErrorKind = keyof typeof protocolErrorCodes;
+
 export const subscribeRefusalCodes = { 4: 0x80, 5: 0x87 } as const;
 export const noSubscriptionExisted = 0x11;
 export const qosNotSupported = 0x9b;

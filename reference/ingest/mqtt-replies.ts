@@ -5,6 +5,7 @@ import {
   connectRefusalCodes,
   noSubscriptionExisted,
   type PublishOutcome,
+  protocolErrorCodes,
   pubackReasonCodes,
   subscribeRefusalCodes,
 } from './mqtt-codes.js';
@@ -37,12 +38,32 @@ export function connackRefused(refusal: ConnectRefusal, version: ProtocolVersion
   );
 }
 
-/** MQTT 3.1.1 cannot refuse a PUBLISH: its PUBACK only says the message arrived [MQTT-3.3.5-2]. */
-export function puback(messageId: number, outcome: PublishOutcome, version: ProtocolVersion): Buffer {
+/** MQTT 5's CONNACK for a CONNECT that breaks the protocol (x-ingest-rules.protocolErrors). */
+export function connackProtocolError(): Buffer {
+  return encode({ cmd: 'connack', sessionPresent: false, reasonCode: protocolErrorCodes.protocolError }, 5);
+}
+
+/**
+ * MQTT 3.1.1 cannot refuse a PUBLISH: its PUBACK only says the message arrived [MQTT-3.3.5-2]. An MQTT 5 refusal
+ * names its cause in a reason string, left out when it would take the packet over the client's Maximum Packet Size
+ * [MQTT-3.4.2-2].
+ */
+export function puback(
+  messageId: number,
+  outcome: PublishOutcome,
+  version: ProtocolVersion,
+  maximumPacketSize = Number.POSITIVE_INFINITY,
+): Buffer {
   const reasonCode = version === 5 ? pubackReasonCodes[outcome] : 0;
-  const reasonString =
-    version === 5 && outcome !== 'accepted' ? { properties: { reasonString: outcome } } : {};
-  return encode({ cmd: 'puback', messageId, reasonCode, ...reasonString }, version);
+  if (version === 4 || outcome === 'accepted')
+    return encode({ cmd: 'puback', messageId, reasonCode }, version);
+  const explained = encode(
+    { cmd: 'puback', messageId, reasonCode, properties: { reasonString: outcome } },
+    5,
+  );
+  return explained.length <= maximumPacketSize
+    ? explained
+    : encode({ cmd: 'puback', messageId, reasonCode }, 5);
 }
 
 export function subackRefused(messageId: number, filters: number, version: ProtocolVersion): Buffer {

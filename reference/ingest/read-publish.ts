@@ -1,10 +1,15 @@
-/** What ingest needs of a PUBLISH: no user properties, content type or alias, which it does not act on. */
+import type { ProtocolErrorKind } from './mqtt-codes.js';
+import { publishPropertyProblem } from './publish-properties.js';
+
+/** What ingest needs of a PUBLISH: no user properties or content type, which it does not act on. */
 export interface PublishFields {
   qos: number;
   topic: string;
   /** 0 for QoS 0. */
   messageId: number;
   payload: Buffer;
+  /** MQTT 5: a property that ends the connection (a Topic Alias, a Subscription Identifier); null for none. */
+  propertyProblem: ProtocolErrorKind | null;
 }
 
 /** A variable byte integer at `offset`: its value and the bytes it took; null when it runs past the end. */
@@ -22,7 +27,8 @@ function variableByteInteger(bytes: Buffer, offset: number): { value: number; le
 /**
  * Reads one whole PUBLISH packet (fixed header included, as the framer hands it over), for MQTT 3.1.1 or 5. The hot
  * path of ingest: mqtt-packet's general parser costs several times more per message, and a 1 kHz stream is all
- * PUBLISH. Returns null for a malformed packet (lengths that run past its end), which closes the connection.
+ * PUBLISH. Returns null for a malformed packet (lengths that run past its end, a property no PUBLISH carries), which
+ * closes the connection.
  */
 export function readPublish(bytes: Buffer, version: 4 | 5): PublishFields | null {
   const first = bytes[0] ?? 0;
@@ -42,10 +48,14 @@ export function readPublish(bytes: Buffer, version: 4 | 5): PublishFields | null
     messageId = bytes.readUInt16BE(offset);
     offset += 2;
   }
+  let propertyProblem: ProtocolErrorKind | null = null;
   if (version === 5) {
     const properties = variableByteInteger(bytes, offset);
     if (properties === null || offset + properties.length + properties.value > bytes.length) return null;
-    offset += properties.length + properties.value;
+    const start = offset + properties.length;
+    offset = start + properties.value;
+    if (properties.value > 0) propertyProblem = publishPropertyProblem(bytes, start, offset);
+    if (propertyProblem === 'malformedPacket') return null;
   }
-  return { qos, topic, messageId, payload: bytes.subarray(offset) };
+  return { qos, topic, messageId, payload: bytes.subarray(offset), propertyProblem };
 }

@@ -1,0 +1,191 @@
+import { generate, type IPublishPacket, type Packet } from 'mqtt-packet';
+import { describe, expect, it } from 'vitest';
+import { deviceTelemetryAddress } from '../../generated/messages/device-telemetry.js';
+import { ingestLimits } from './ingest-rules.js';
+import { publishPropertyProblem } from './publish-properties.js';
+import { eventually, type TestStream, useIngestFixture } from './testing/ingest-fixture.js';
+import { connectedDevice, connectPacket, type RawDevice, rawDevice } from './testing/raw-device.js';
+
+const publish = (streamId: string, overrides: Partial<IPublishPacket> = {}): IPublishPacket => ({
+  cmd: 'publish',
+  topic: deviceTelemetryAddress({ streamId }),
+  payload: JSON.stringify({ ts: 1, values: { rpm: 1 } }),
+  qos: 1,
+  messageId: 1,
+  dup: false,
+  retain: false,
+  ...overrides,
+});
+const eventTypes = async (stream: TestStream) => (await stream.events()).map((event) => event.type);
+
+/** The DISCONNECT's reason code the server sent before closing, or null when it closed without one. */
+async function disconnectedWith(device: RawDevice): Promise<number | null> {
+  await device.closed();
+  const last = device.received.at(-1) as (Packet & { reasonCode?: number }) | undefined;
+  return last?.cmd === 'disconnect' ? (last.reasonCode ?? 0) : null;
+}
+
+describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
+  const fixture = useIngestFixture();
+
+  it.each([
+    ['Receive Maximum', { receiveMaximum: 0 }],
+    ['Maximum Packet Size', { maximumPacketSize: 0 }],
+  ])(
+    'MQTT 5: a CONNECT with a %s of 0 gets CONNACK 0x82 Protocol Error, and the stream stays idle',
+    async (_name, properties) => {
+      const stream = await fixture().createStream();
+      const device = await rawDevice(fixture().server.port, 5);
+      device.send(connectPacket(stream, 5, { properties }));
+      expect(await device.next((packet) => packet.cmd === 'connack')).toMatchObject({ reasonCode: 0x82 });
+      await device.closed();
+      expect(await eventTypes(stream)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['a Topic Alias gets DISCONNECT 0x94 Topic Alias invalid', { topicAlias: 1 }, 0x94],
+    ['a Subscription Identifier gets DISCONNECT 0x82 Protocol Error', { subscriptionIdentifier: 1 }, 0x82],
+  ])('MQTT 5: a PUBLISH with %s, and its sample is not taken', async (_name, properties, code) => {
+    const stream = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, stream, 5);
+    device.send(publish(stream.id, { properties }));
+    expect(await disconnectedWith(device)).toBe(code);
+    expect(stream.samples()).toEqual([]);
+    await eventually(async () => (await eventTypes(stream)).join() === 'device.online,device.offline');
+  });
+
+  it('MQTT 5: a PUBLISH with every property a device may send is taken', async () => {
+    const stream = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, stream, 5);
+    device.send(
+      publish(stream.id, {
+        properties: {
+          payloadFormatIndicator: true,
+          messageExpiryInterval: 60,
+          contentType: 'application/json',
+          responseTopic: 'replies/1',
+          correlationData: Buffer.from([1, 2, 3]),
+          userProperties: { site: 'plant-3', line: ['a', 'b'] },
+        },
+      }),
+    );
+    expect(await device.next((packet) => packet.cmd === 'puback')).toMatchObject({ reasonCode: 0 });
+    expect(stream.samples()).toHaveLength(1);
+    expect(device.isClosed()).toBe(false);
+    device.end();
+  });
+
+  it.each<[string, Packet]>([
+    ['an AUTH', { cmd: 'auth', reasonCode: 0x18, properties: { authenticationMethod: 'SCRAM-SHA-256' } }],
+    ['a second CONNECT', connectPacket({ id: 'stm_again', key: 'stk_again' }, 5)],
+    ['a PINGRESP, which only a server sends', { cmd: 'pingresp' }],
+  ])('MQTT 5: %s after CONNACK gets DISCONNECT 0x82 Protocol Error', async (_name, packet) => {
+    const stream = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, stream, 5);
+    device.send(packet);
+    expect(await disconnectedWith(device)).toBe(0x82);
+  });
+
+  it.each<[string, (streamId: string) => Buffer]>([
+    // A SUBSCRIBE's fixed header must have flags 0010.
+    ['a SUBSCRIBE with the wrong flags', () => Buffer.from([0x80, 0x06, 0x00, 0x01, 0x00, 0x00, 0x01, 0x00])],
+    // Properties whose length runs past the packet.
+    [
+      'a PUBLISH whose properties run past its end',
+      (streamId) => {
+        const packet = generate(publish(streamId, { qos: 0 }), { protocolVersion: 5 });
+        packet[2 + 2 + packet.readUInt16BE(2)] = 0x7f;
+        return packet;
+      },
+    ],
+    [
+      'a PUBLISH with a property no PUBLISH carries (Session Expiry Interval)',
+      (streamId) => {
+        const topic = Buffer.from(deviceTelemetryAddress({ streamId }));
+        const body = Buffer.concat([
+          Buffer.from([0, topic.length]),
+          topic,
+          Buffer.from([5, 0x11, 0, 0, 0, 1]),
+          Buffer.from('{"ts":1,"values":{"rpm":1}}'),
+        ]);
+        return Buffer.concat([Buffer.from([0x30, body.length]), body]);
+      },
+    ],
+  ])('MQTT 5: %s gets DISCONNECT 0x81 Malformed Packet', async (_name, bytes) => {
+    const stream = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, stream, 5);
+    device.send(bytes(stream.id));
+    expect(await disconnectedWith(device)).toBe(0x81);
+    expect(stream.samples()).toEqual([]);
+  });
+
+  it('MQTT 5: a packet other than PUBLISH over maxControlPacketBytes gets DISCONNECT 0x95 Packet too large', async () => {
+    const stream = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, stream, 5);
+    device.send({
+      cmd: 'subscribe',
+      messageId: 1,
+      subscriptions: [{ topic: 'x'.repeat(ingestLimits.maxControlPacketBytes), qos: 0 }],
+    });
+    expect(await disconnectedWith(device)).toBe(0x95);
+  });
+
+  it.each<[string, (streamId: string) => Packet | Buffer]>([
+    ['a second CONNECT', () => connectPacket({ id: 'stm_again', key: 'stk_again' }, 4)],
+    ['a SUBSCRIBE with the wrong flags', () => Buffer.from([0x80, 0x06, 0x00, 0x01, 0x00, 0x00, 0x01, 0x00])],
+    ['a packet of the reserved type 15', () => Buffer.from([0xf0, 0x00])],
+  ])('MQTT 3.1.1: %s closes the connection without an answer', async (_name, packet) => {
+    const stream = await fixture().createStream();
+    const { device } = await connectedDevice(fixture().server.port, stream, 4);
+    device.send(packet(stream.id));
+    await device.closed();
+    expect(device.received.map((received) => received.cmd)).toEqual(['connack']);
+  });
+
+  it("MQTT 5: a refusal's reason string is left out when it would take the PUBACK over the client's Maximum Packet Size", async () => {
+    const [stream, other] = [await fixture().createStream(), await fixture().createStream()];
+    const roomy = await connectedDevice(fixture().server.port, stream, 5, {
+      properties: { maximumPacketSize: 1000 },
+    });
+    roomy.device.send(publish(other.id, { messageId: 2 }));
+    const explained = await roomy.device.next((packet) => packet.cmd === 'puback');
+    expect(explained).toMatchObject({ reasonCode: 0x87, properties: { reasonString: 'otherTopic' } });
+    roomy.device.end();
+    // The explained PUBACK's size: its fixed header (two bytes) and its remaining length.
+    const explainedBytes = 2 + (explained.length ?? 0);
+    await eventually(async () => (await eventTypes(stream)).length === 2);
+    const tight = await connectedDevice(fixture().server.port, stream, 5, {
+      properties: { maximumPacketSize: explainedBytes - 1 },
+    });
+    tight.device.send(publish(other.id, { messageId: 3 }));
+    const bare = await tight.device.next((packet) => packet.cmd === 'puback');
+    expect(bare).toMatchObject({ messageId: 3, reasonCode: 0x87 });
+    expect((bare as { properties?: object }).properties).toBeUndefined();
+    expect(tight.device.isClosed()).toBe(false);
+    tight.device.end();
+  });
+});
+
+describe('publishPropertyProblem', () => {
+  const properties = (...bytes: number[]) => Buffer.from(bytes);
+  it.each<[string, Buffer, string | null]>([
+    ['none', properties(), null],
+    ['a Payload Format Indicator and a Message Expiry Interval', properties(0x01, 1, 0x02, 0, 0, 0, 9), null],
+    ['a Content Type', properties(0x03, 0, 2, 0x61, 0x62), null],
+    ['a User Property (two strings)', properties(0x26, 0, 1, 0x61, 0, 1, 0x62), null],
+    ['a Topic Alias', properties(0x23, 0, 1), 'topicAliasInvalid'],
+    ['a Subscription Identifier', properties(0x0b, 1), 'protocolError'],
+    [
+      'a property a PUBLISH cannot carry (Session Expiry Interval)',
+      properties(0x11, 0, 0, 0, 1),
+      'malformedPacket',
+    ],
+    ['a string that runs past the end', properties(0x08, 0, 9, 0x61), 'malformedPacket'],
+    ['a string length cut short', properties(0x08, 0), 'malformedPacket'],
+    ['a User Property without its value', properties(0x26, 0, 1, 0x61), 'malformedPacket'],
+    ['a fixed-size property cut short', properties(0x02, 0, 0), 'malformedPacket'],
+  ])('%s', (_name, bytes, problem) => {
+    expect(publishPropertyProblem(bytes, 0, bytes.length)).toBe(problem);
+  });
+});
