@@ -91,29 +91,39 @@ async function levelRefusal(stream: StreamUnderTest, level: number, clientId: st
 }
 
 /**
- * What the broker answers a packet sent after its CONNACK on an MQTT 5 connection of the stream (`connect` changes the
- * CONNECT's properties): the CONNACK's reason code, the DISCONNECT's reason code (null without one), whether it then
- * closed the connection, and every packet it sent.
+ * What the broker answers a packet sent after its CONNACK on a connection of the stream (`connect` changes the
+ * CONNECT's properties, MQTT 5 only): the CONNACK's code and Session Present, the DISCONNECT's reason code (null
+ * without one), whether it then closed the connection, and every packet it sent.
  */
 async function sessionAnswerOf(
   stream: StreamUnderTest,
   packet: Packet | Buffer | null,
-  connect: Record<string, unknown> = {},
+  { version = 5, connect = {} }: { version?: 4 | 5; connect?: Record<string, unknown> } = {},
 ) {
-  const raw = await rawConnection(brokerUrl(stream), 5);
-  raw.send(connectPacket(stream, { protocolVersion: 5, properties: connect }) as never);
-  const connack = (await raw.next('connack', 5000)) as { reasonCode?: number } | null;
-  if (connack?.reasonCode === 0 && packet !== null) raw.send(packet);
+  const raw = await rawConnection(brokerUrl(stream), version);
+  const properties = version === 5 ? { properties: connect } : {};
+  raw.send(connectPacket(stream, { protocolVersion: version, ...properties }) as never);
+  const connack = (await raw.next('connack', 5000)) as {
+    returnCode?: number;
+    reasonCode?: number;
+    sessionPresent?: boolean;
+  } | null;
+  const code = connack?.returnCode ?? connack?.reasonCode ?? null;
+  if (code === 0 && packet !== null) raw.send(packet);
   const disconnect = (await raw.next('disconnect', 5000)) as { reasonCode?: number } | null;
   const closed = (await raw.closed(5000)) !== null;
   raw.end();
   return {
-    connack: connack?.reasonCode ?? null,
+    connack: code,
+    sessionPresent: connack?.sessionPresent ?? null,
     disconnect: disconnect === null ? null : (disconnect.reasonCode ?? 0),
     closed,
     received: raw.received.map((received) => received.cmd),
   };
 }
+
+/** A SUBSCRIBE whose fixed header has the flags 0000 where MQTT requires 0010: a malformed packet. */
+const malformedSubscribe = Buffer.from([0x80, 0x06, 0x00, 0x01, 0x00, 0x01, 0x61, 0x00]);
 
 describe('MQTT connections', () => {
   check(
@@ -158,12 +168,13 @@ describe('MQTT connections', () => {
 
   check(
     ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
-    'MQTT 5 protocol errors are answered with their reason code, then closed: a CONNECT with Receive Maximum 0 gets CONNACK 0x82; after the CONNACK, a PUBLISH with a Topic Alias DISCONNECT 0x94, an AUTH DISCONNECT 0x82',
+    'protocol errors: MQTT 5 gets CONNACK 0x82 (Session Present 0) for a Receive Maximum or a Maximum Packet Size of 0, and after the CONNACK DISCONNECT 0x94 for a Topic Alias, 0x82 for an AUTH, 0x81 for a malformed packet, each then closed; MQTT 3.1.1 is closed without an answer',
     async (context) => {
       const stream = await createStream();
       const sample = encodeSample('json', { ts: 1, values: { a: 1 } });
       const outcomes = {
-        receiveMaximum0: await sessionAnswerOf(stream, null, { receiveMaximum: 0 }),
+        receiveMaximum0: await sessionAnswerOf(stream, null, { connect: { receiveMaximum: 0 } }),
+        maximumPacketSize0: await sessionAnswerOf(stream, null, { connect: { maximumPacketSize: 0 } }),
         topicAlias: await sessionAnswerOf(stream, {
           cmd: 'publish',
           topic: topicOf(stream.id),
@@ -179,23 +190,35 @@ describe('MQTT connections', () => {
           reasonCode: 0x18,
           properties: { authenticationMethod: 'SCRAM-SHA-256' },
         }),
+        malformed: await sessionAnswerOf(stream, malformedSubscribe),
+        malformed311: await sessionAnswerOf(stream, malformedSubscribe, { version: 4 }),
       };
       context.evidence('outcomes', outcomes);
       await deleteStream(stream);
-      const { receiveMaximum0, topicAlias, auth } = outcomes;
+      for (const label of ['receiveMaximum0', 'maximumPacketSize0'] as const) {
+        const outcome = outcomes[label];
+        expectWith(
+          outcome.connack === 0x82 && outcome.sessionPresent === false && outcome.closed,
+          `${label}: CONNACK 0x82 with Session Present 0, closed`,
+          outcomes,
+        );
+      }
+      for (const [label, code] of [
+        ['topicAlias', 0x94],
+        ['auth', 0x82],
+        ['malformed', 0x81],
+      ] as const) {
+        const outcome = outcomes[label];
+        expectWith(
+          outcome.connack === 0 && outcome.disconnect === code && outcome.closed,
+          `${label}: DISCONNECT 0x${code.toString(16)}, closed`,
+          outcomes,
+        );
+      }
+      const { malformed311 } = outcomes;
       expectWith(
-        receiveMaximum0.connack === 0x82 && receiveMaximum0.closed,
-        'Receive Maximum 0: CONNACK 0x82, closed',
-        outcomes,
-      );
-      expectWith(
-        topicAlias.connack === 0 && topicAlias.disconnect === 0x94 && topicAlias.closed,
-        'a Topic Alias: DISCONNECT 0x94, closed',
-        outcomes,
-      );
-      expectWith(
-        auth.connack === 0 && auth.disconnect === 0x82 && auth.closed,
-        'an AUTH: DISCONNECT 0x82, closed',
+        malformed311.closed && malformed311.received.join() === 'connack',
+        'MQTT 3.1.1: closed with nothing sent after the CONNACK',
         outcomes,
       );
     },

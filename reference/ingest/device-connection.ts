@@ -73,10 +73,10 @@ export class DeviceConnection {
     this.#framer = new PacketFramer((type) => this.#limitFor(type), ingestLimits.maxControlPacketBytes, {
       packet: (bytes) => this.#onPacketBytes(bytes),
       oversized: (header, prefix) => this.#onOversized(header, prefix),
-      malformed: () => this.#malformed(),
+      malformed: () => this.#protocolError('malformedPacket'),
     });
     this.#parser.on('packet', (packet: Packet) => this.#onPacket(packet));
-    this.#parser.on('error', () => this.#malformed());
+    this.#parser.on('error', () => this.#protocolError('malformedPacket'));
     this.#connectDeadline = setTimeout(() => this.#destroy(), ingestLimits.connectDeadlineMilliseconds);
     let closed: () => void = () => {};
     this.done = new Promise((resolve) => {
@@ -122,7 +122,7 @@ export class DeviceConnection {
     this.#lastPacketAt = Date.now();
     const publish = readPublish(bytes, this.#version);
     if (publish === null) {
-      this.#malformed();
+      this.#protocolError('malformedPacket');
       return;
     }
     this.#onPublish(publish);
@@ -302,8 +302,9 @@ export class DeviceConnection {
   }
 
   /**
-   * A packet that breaks the protocol (x-ingest-rules.protocolErrors): MQTT 5 says why, in the CONNACK while the
-   * CONNECT is answered and in a DISCONNECT after it [MQTT-4.13.1-1]; MQTT 3.1.1 has no word for it and only closes.
+   * A packet that breaks the protocol, or cannot be read (x-ingest-rules.protocolErrors): MQTT 5 says why, in the
+   * CONNACK while the CONNECT is answered and in a DISCONNECT after it [MQTT-4.13.1-1]; MQTT 3.1.1 has no word for it
+   * and only closes, as does a connection whose CONNECT was never read (its version is unknown: 4 until then).
    */
   #protocolError(kind: ProtocolErrorKind): void {
     if (this.#version !== 5 || this.context.faults.protocolErrorsUnexplained === true) {
@@ -313,15 +314,9 @@ export class DeviceConnection {
     this.#write(
       this.#state === 'connected'
         ? replies.disconnect(protocolErrorCodes[kind])
-        : replies.connackProtocolError(),
+        : replies.connackProtocolError(kind),
     );
     this.#end();
-  }
-
-  /** A packet that cannot be read: only a session's can be answered, as its version is known. */
-  #malformed(): void {
-    if (this.#state === 'connected') this.#protocolError('malformedPacket');
-    else this.#destroy();
   }
 
   #refuse(refusal: ConnectRefusal): void {

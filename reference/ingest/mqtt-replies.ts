@@ -4,6 +4,7 @@ import {
   type ConnectRefusal,
   connectRefusalCodes,
   noSubscriptionExisted,
+  type ProtocolErrorKind,
   type PublishOutcome,
   protocolErrorCodes,
   pubackReasonCodes,
@@ -26,8 +27,8 @@ export function connackAccepted(version: ProtocolVersion): Buffer {
   );
 }
 
-export function connackRefused(refusal: ConnectRefusal, version: ProtocolVersion): Buffer {
-  const code = connectRefusalCodes[refusal][version];
+/** A CONNACK that refuses: its Session Present is 0, as with any refusal [MQTT-3.2.2-6]. */
+function refusingConnack(code: number, version: ProtocolVersion): Buffer {
   return encode(
     {
       cmd: 'connack',
@@ -38,9 +39,13 @@ export function connackRefused(refusal: ConnectRefusal, version: ProtocolVersion
   );
 }
 
+export function connackRefused(refusal: ConnectRefusal, version: ProtocolVersion): Buffer {
+  return refusingConnack(connectRefusalCodes[refusal][version], version);
+}
+
 /** MQTT 5's CONNACK for a CONNECT that breaks the protocol (x-ingest-rules.protocolErrors). */
-export function connackProtocolError(): Buffer {
-  return encode({ cmd: 'connack', sessionPresent: false, reasonCode: protocolErrorCodes.protocolError }, 5);
+export function connackProtocolError(kind: ProtocolErrorKind): Buffer {
+  return refusingConnack(protocolErrorCodes[kind], 5);
 }
 
 /**
