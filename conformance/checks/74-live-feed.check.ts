@@ -60,11 +60,11 @@ const unspokenVersion = '12';
 const sampleKey = 'dGhlIHNhbXBsZSBub25jZQ==';
 
 /** An upgrade of `url` written by hand (no WebSocket client sends a malformed one), answered over HTTP. */
-function rawHandshake(url: string, key: string, version: string): Promise<RawAnswer> {
+function rawHandshake(url: string, key: string, version: string, http = '1.1'): Promise<RawAnswer> {
   const target = new URL(url);
   const origin = `${target.protocol === 'wss:' ? 'https:' : 'http:'}//${target.host}`;
   const head =
-    `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\n` +
+    `GET ${target.pathname}${target.search} HTTP/${http}\r\nHost: ${target.host}\r\nUpgrade: websocket\r\n` +
     `Connection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: ${version}\r\n\r\n`;
   return sendRaw(origin, head, 10_000);
 }
@@ -245,16 +245,18 @@ describe('live feed', () => {
 
   check(
     ['RULE-CONNECTION-HANDSHAKE-ERRORS', 'RULE-CONNECTION-HANDSHAKE-ERROR-CODES-MALFORMED-HANDSHAKE'],
-    `a valid token on a request that is no WebSocket opening handshake (a Sec-WebSocket-Key that is not 16 bytes in base64, Sec-WebSocket-Version ${unspokenVersion}): refused with ${connection.handshakeErrorCodes.malformedHandshake} and the envelope, the version refusal naming version ${rfc6455Version} in Sec-WebSocket-Version`,
+    `a valid token on a request that is no WebSocket opening handshake (a Sec-WebSocket-Key that is not 16 bytes in base64, Sec-WebSocket-Version ${unspokenVersion}, HTTP/1.0): refused with ${connection.handshakeErrorCodes.malformedHandshake} and the envelope, the version refusal naming version ${rfc6455Version} in Sec-WebSocket-Version`,
     async (context) => {
       const stream = await createStream();
       const url = liveUrl(stream, await subscriberToken(stream));
       const code = connection.handshakeErrorCodes.malformedHandshake;
-      for (const [label, key, version] of [
-        ['a Sec-WebSocket-Key of 5 bytes', 'c2hvcnQ=', rfc6455Version],
-        [`Sec-WebSocket-Version ${unspokenVersion}`, sampleKey, unspokenVersion],
+      for (const [label, key, version, http] of [
+        ['a Sec-WebSocket-Key of 5 bytes', 'c2hvcnQ=', rfc6455Version, '1.1'],
+        [`Sec-WebSocket-Version ${unspokenVersion}`, sampleKey, unspokenVersion, '1.1'],
+        // RFC 6455 section 4.2.1: an opening handshake is an HTTP/1.1 or higher GET.
+        ['HTTP/1.0', sampleKey, rfc6455Version, '1.0'],
       ] as const) {
-        const answer = await rawHandshake(url, key, version);
+        const answer = await rawHandshake(url, key, version, http);
         context.evidence(label, answer);
         expectWith(
           answer.status === errorCodeMembers[code].status,

@@ -149,16 +149,21 @@ describe('live feed handshake (x-connection-rules.handshakeErrorCodes)', () => {
   });
 
   it.each([
-    ['a Sec-WebSocket-Key that is not 16 bytes in base64', { key: 'c2hvcnQ=', version: '13' }],
+    ['a Sec-WebSocket-Key that is not 16 bytes in base64', { key: 'c2hvcnQ=', version: '13', http: '1.1' }],
     [
       'a Sec-WebSocket-Version the service does not speak',
-      { key: 'dGhlIHNhbXBsZSBub25jZQ==', version: '12' },
+      { key: 'dGhlIHNhbXBsZSBub25jZQ==', version: '12', http: '1.1' },
+    ],
+    // RFC 6455 section 4.2.1: an HTTP/1.1 or higher GET; the WebSocket library would accept this one.
+    [
+      'an otherwise good handshake over HTTP/1.0',
+      { key: 'dGhlIHNhbXBsZSBub25jZQ==', version: '13', http: '1.0' },
     ],
   ])('refuses a valid token with %s with request_malformed and the envelope', async (_case, handshake) => {
     const streamId = await fixture.newStream();
     const token = await fixture.token(streamId);
     const answer = await rawUpgrade(
-      `GET /devices/${streamId}/live?token=${encodeURIComponent(token)} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${handshake.key}\r\nSec-WebSocket-Version: ${handshake.version}\r\n\r\n`,
+      `GET /devices/${streamId}/live?token=${encodeURIComponent(token)} HTTP/${handshake.http}\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${handshake.key}\r\nSec-WebSocket-Version: ${handshake.version}\r\n\r\n`,
     );
     const [head = '', body = ''] = answer.split('\r\n\r\n');
     expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${errorCodes.request_malformed.status} `));

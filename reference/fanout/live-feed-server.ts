@@ -26,6 +26,7 @@ import {
   checkHandshake,
   type LiveStream,
   malformedHandshake,
+  oldHttpRefusal,
   refuseUpgrade,
 } from './upgrade-handshake.js';
 
@@ -150,6 +151,13 @@ export class LiveFeedServer {
     }
     if ('status' in result) {
       refuseUpgrade(socket, result);
+      return;
+    }
+    // Checked last, with the library's own refusals (x-connection-rules.handshakeErrorCodes.malformedHandshake).
+    const oldHttp =
+      this.options.faults?.malformedHandshakeInPlainText === true ? null : oldHttpRefusal(request);
+    if (oldHttp !== null) {
+      refuseUpgrade(socket, oldHttp);
       return;
     }
     const release = await this.#listening(result.stream.id);

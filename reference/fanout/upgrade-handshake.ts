@@ -91,6 +91,21 @@ export function malformedHandshake(error: Error): Refusal {
   );
 }
 
+/**
+ * The refusal of an upgrade over HTTP/1.0, which the WebSocket library would accept: RFC 6455 section 4.2.1 asks for
+ * an HTTP/1.1 or higher GET. Null for any other request.
+ */
+export function oldHttpRefusal(
+  request: Pick<IncomingMessage, 'httpVersionMajor' | 'httpVersionMinor'>,
+): Refusal | null {
+  const { httpVersionMajor: major, httpVersionMinor: minor } = request;
+  return major > 1 || (major === 1 && minor >= 1)
+    ? null
+    : malformedHandshake(
+        new Error(`the request is HTTP/${major}.${minor}, and a WebSocket upgrade needs HTTP/1.1`),
+      );
+}
+
 /** Answers a refused upgrade like the REST API would: its status, the error envelope and a request id. */
 export function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
   const requestId = newId('RequestId');
