@@ -119,8 +119,15 @@ async function sessionAnswerOf(
     disconnect: disconnect === null ? null : (disconnect.reasonCode ?? 0),
     closed,
     received: raw.received.map((received) => received.cmd),
+    bytes: raw.bytesReceived(),
   };
 }
+
+/** The bytes of an MQTT 3.1.1 CONNACK accepting a connection: all a 3.1.1 device may get before a protocol error's close. */
+const acceptedConnack311 = generate(
+  { cmd: 'connack', returnCode: 0, sessionPresent: false },
+  { protocolVersion: 4 },
+).length;
 
 /** A SUBSCRIBE whose fixed header has the flags 0000 where MQTT requires 0010: a malformed packet. */
 const malformedSubscribe = Buffer.from([0x80, 0x06, 0x00, 0x01, 0x00, 0x01, 0x61, 0x00]);
@@ -217,7 +224,9 @@ describe('MQTT connections', () => {
       }
       const { malformed311 } = outcomes;
       expectWith(
-        malformed311.closed && malformed311.received.join() === 'connack',
+        malformed311.closed &&
+          malformed311.received.join() === 'connack' &&
+          malformed311.bytes === acceptedConnack311,
         'MQTT 3.1.1: closed with nothing sent after the CONNACK',
         outcomes,
       );

@@ -8,6 +8,8 @@ import { parser as createParser, generate, type Packet } from 'mqtt-packet';
  */
 export interface RawConnection {
   received: Packet[];
+  /** Every byte the broker sent, also what no packet of this version parses to. */
+  bytesReceived(): number;
   openedAt: number;
   /** Date.now() when the broker closed the socket; null while open. */
   closedAt(): number | null;
@@ -35,6 +37,7 @@ export async function rawConnection(url: string, version: 4 | 5 = 4): Promise<Ra
   const received: Packet[] = [];
   const waiters = new Set<() => void>();
   let closedAt: number | null = null;
+  let bytes = 0;
   const wake = () => {
     for (const waiter of [...waiters]) waiter();
   };
@@ -42,7 +45,10 @@ export async function rawConnection(url: string, version: 4 | 5 = 4): Promise<Ra
     received.push(packet);
     wake();
   });
-  socket.on('data', (chunk: Buffer) => parser.parse(chunk));
+  socket.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    parser.parse(chunk);
+  });
   socket.on('error', () => {});
   socket.on('close', () => {
     closedAt = Date.now();
@@ -66,6 +72,7 @@ export async function rawConnection(url: string, version: 4 | 5 = 4): Promise<Ra
     });
   return {
     received,
+    bytesReceived: () => bytes,
     openedAt: Date.now(),
     closedAt: () => closedAt,
     send: (packet) =>
