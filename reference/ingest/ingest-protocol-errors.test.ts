@@ -1,22 +1,16 @@
-import { generate, type IPublishPacket, type Packet } from 'mqtt-packet';
+import { generate, type Packet } from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
 import { deviceTelemetryAddress } from '../../generated/messages/device-telemetry.js';
 import { ingestLimits } from './ingest-rules.js';
 import { publishPropertyProblem } from './publish-properties.js';
-import { eventually, type TestStream, useIngestFixture } from './testing/ingest-fixture.js';
-import { connectedDevice, connectPacket, type RawDevice, rawDevice } from './testing/raw-device.js';
-
-const publish = (streamId: string, overrides: Partial<IPublishPacket> = {}): IPublishPacket => ({
-  cmd: 'publish',
-  topic: deviceTelemetryAddress({ streamId }),
-  payload: JSON.stringify({ ts: 1, values: { rpm: 1 } }),
-  qos: 1,
-  messageId: 1,
-  dup: false,
-  retain: false,
-  ...overrides,
-});
-const eventTypes = async (stream: TestStream) => (await stream.events()).map((event) => event.type);
+import { eventTypesOf, eventually, useIngestFixture } from './testing/ingest-fixture.js';
+import {
+  connectedDevice,
+  connectPacket,
+  type RawDevice,
+  rawDevice,
+  samplePublish,
+} from './testing/raw-device.js';
 
 /** The DISCONNECT's reason code the server sent before closing, or null when it closed without one. */
 async function disconnectedWith(device: RawDevice): Promise<number | null> {
@@ -39,7 +33,7 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
       device.send(connectPacket(stream, 5, { properties }));
       expect(await device.next((packet) => packet.cmd === 'connack')).toMatchObject({ reasonCode: 0x82 });
       await device.closed();
-      expect(await eventTypes(stream)).toEqual([]);
+      expect(await eventTypesOf(stream)).toEqual([]);
     },
   );
 
@@ -49,17 +43,17 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
   ])('MQTT 5: a PUBLISH with %s, and its sample is not taken', async (_name, properties, code) => {
     const stream = await fixture().createStream();
     const { device } = await connectedDevice(fixture().server.port, stream, 5);
-    device.send(publish(stream.id, { properties }));
+    device.send(samplePublish(stream.id, { properties }));
     expect(await disconnectedWith(device)).toBe(code);
     expect(stream.samples()).toEqual([]);
-    await eventually(async () => (await eventTypes(stream)).join() === 'device.online,device.offline');
+    await eventually(async () => (await eventTypesOf(stream)).join() === 'device.online,device.offline');
   });
 
   it('MQTT 5: a PUBLISH with every property a device may send is taken', async () => {
     const stream = await fixture().createStream();
     const { device } = await connectedDevice(fixture().server.port, stream, 5);
     device.send(
-      publish(stream.id, {
+      samplePublish(stream.id, {
         properties: {
           payloadFormatIndicator: true,
           messageExpiryInterval: 60,
@@ -94,7 +88,7 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
     [
       'a PUBLISH whose properties run past its end',
       (streamId) => {
-        const packet = generate(publish(streamId, { qos: 0 }), { protocolVersion: 5 });
+        const packet = generate(samplePublish(streamId, { qos: 0 }), { protocolVersion: 5 });
         packet[2 + 2 + packet.readUInt16BE(2)] = 0x7f;
         return packet;
       },
@@ -148,17 +142,17 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
     const roomy = await connectedDevice(fixture().server.port, stream, 5, {
       properties: { maximumPacketSize: 1000 },
     });
-    roomy.device.send(publish(other.id, { messageId: 2 }));
+    roomy.device.send(samplePublish(other.id, { messageId: 2 }));
     const explained = await roomy.device.next((packet) => packet.cmd === 'puback');
     expect(explained).toMatchObject({ reasonCode: 0x87, properties: { reasonString: 'otherTopic' } });
     roomy.device.end();
     // The explained PUBACK's size: its fixed header (two bytes) and its remaining length.
     const explainedBytes = 2 + (explained.length ?? 0);
-    await eventually(async () => (await eventTypes(stream)).length === 2);
+    await eventually(async () => (await eventTypesOf(stream)).length === 2);
     const tight = await connectedDevice(fixture().server.port, stream, 5, {
       properties: { maximumPacketSize: explainedBytes - 1 },
     });
-    tight.device.send(publish(other.id, { messageId: 3 }));
+    tight.device.send(samplePublish(other.id, { messageId: 3 }));
     const bare = await tight.device.next((packet) => packet.cmd === 'puback');
     expect(bare).toMatchObject({ messageId: 3, reasonCode: 0x87 });
     expect((bare as { properties?: object }).properties).toBeUndefined();

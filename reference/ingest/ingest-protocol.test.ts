@@ -1,20 +1,8 @@
-import { generate, type IPublishPacket } from 'mqtt-packet';
+import { generate } from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
 import { deviceTelemetryAddress } from '../../generated/messages/device-telemetry.js';
-import { eventually, type TestStream, useIngestFixture } from './testing/ingest-fixture.js';
-import { connectedDevice, connectPacket, rawDevice } from './testing/raw-device.js';
-
-const publish = (streamId: string, overrides: Partial<IPublishPacket> = {}): IPublishPacket => ({
-  cmd: 'publish',
-  topic: deviceTelemetryAddress({ streamId }),
-  payload: JSON.stringify({ ts: 1, values: { rpm: 1 } }),
-  qos: 1,
-  messageId: 1,
-  dup: false,
-  retain: false,
-  ...overrides,
-});
-const eventTypes = async (stream: TestStream) => (await stream.events()).map((event) => event.type);
+import { eventTypesOf, eventually, useIngestFixture } from './testing/ingest-fixture.js';
+import { connectedDevice, connectPacket, rawDevice, samplePublish } from './testing/raw-device.js';
 
 describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-alive, sessions)', () => {
   const fixture = useIngestFixture();
@@ -25,14 +13,14 @@ describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-
     it(`MQTT ${name}: a PUBLISH to another topic is dropped, without device.error, and the connection stays`, async () => {
       const [stream, other] = [await fixture().createStream(), await fixture().createStream()];
       const { device } = await connectedDevice(fixture().server.port, stream, version);
-      device.send(publish(other.id, { messageId: 7 }));
+      device.send(samplePublish(other.id, { messageId: 7 }));
       const refused = await device.next((packet) => packet.cmd === 'puback');
       expect(refused).toMatchObject({ messageId: 7, ...(version === 5 ? { reasonCode: 0x87 } : {}) });
-      device.send(publish(stream.id, { messageId: 8 }));
+      device.send(samplePublish(stream.id, { messageId: 8 }));
       expect(await device.next((packet) => packet.cmd === 'puback')).toMatchObject({ messageId: 8 });
       expect(stream.samples()).toHaveLength(1);
       expect(other.messages).toEqual([]);
-      expect(await eventTypes(stream)).toEqual(['device.online']);
+      expect(await eventTypesOf(stream)).toEqual(['device.online']);
       device.end();
     });
 
@@ -63,14 +51,14 @@ describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-
     it(`MQTT ${name}: QoS 2 ends the connection${version === 5 ? ' with DISCONNECT 0x9B' : ''}; the stream goes idle`, async () => {
       const stream = await fixture().createStream();
       const { device } = await connectedDevice(fixture().server.port, stream, version);
-      device.send(publish(stream.id, { qos: 2 }));
+      device.send(samplePublish(stream.id, { qos: 2 }));
       if (version === 5)
         expect(await device.next((packet) => packet.cmd === 'disconnect')).toMatchObject({
           reasonCode: 0x9b,
         });
       await device.closed();
       expect(stream.samples()).toEqual([]);
-      await eventually(async () => (await eventTypes(stream)).join() === 'device.online,device.offline');
+      await eventually(async () => (await eventTypesOf(stream)).join() === 'device.online,device.offline');
     });
   }
 
@@ -88,7 +76,7 @@ describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-
     device.send(packet);
     expect(await device.next((received) => received.cmd === 'connack')).toMatchObject({ returnCode: 1 });
     await device.closed();
-    expect(await eventTypes(stream)).toEqual([]);
+    expect(await eventTypesOf(stream)).toEqual([]);
   });
 
   it('MQTT 5 CONNACK announces Maximum QoS 1', async () => {
@@ -101,11 +89,11 @@ describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-
   it('the retain flag is ignored: the sample is ingested like any other and never sent back', async () => {
     const stream = await fixture().createStream();
     const first = await connectedDevice(fixture().server.port, stream, 4);
-    first.device.send(publish(stream.id, { retain: true }));
+    first.device.send(samplePublish(stream.id, { retain: true }));
     await first.device.next((packet) => packet.cmd === 'puback');
     expect(stream.samples()).toHaveLength(1);
     first.device.end();
-    await eventually(async () => (await eventTypes(stream)).length === 2);
+    await eventually(async () => (await eventTypesOf(stream)).length === 2);
     const again = await connectedDevice(fixture().server.port, stream, 4);
     again.device.send({ cmd: 'pingreq' });
     await again.device.next((packet) => packet.cmd === 'pingresp');
@@ -119,7 +107,7 @@ describe('the MQTT protocol of ingest (x-ingest-rules.unsupported, retain, keep-
     const connectedAt = Date.now();
     await device.closed(10_000);
     expect(Date.now() - connectedAt).toBeGreaterThanOrEqual(1400);
-    await eventually(async () => (await eventTypes(stream)).length === 2);
+    await eventually(async () => (await eventTypesOf(stream)).length === 2);
     const offline = (await stream.events())[1];
     expect(offline).toMatchObject({ type: 'device.offline', data: { object: { status: 'idle' } } });
     expect(offline?.data).toMatchObject({ object: { endedAt: expect.stringMatching(/Z$/) } });

@@ -131,3 +131,8 @@ export async function eventually(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** The types of the device events recorded for a stream, oldest first. */
+export async function eventTypesOf(stream: TestStream): Promise<string[]> {
+  return (await stream.events()).map((event) => event.type);
+}

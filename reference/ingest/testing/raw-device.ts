@@ -1,5 +1,12 @@
 import { connect, type Socket } from 'node:net';
-import { parser as createParser, generate, type IConnectPacket, type Packet } from 'mqtt-packet';
+import {
+  parser as createParser,
+  generate,
+  type IConnectPacket,
+  type IPublishPacket,
+  type Packet,
+} from 'mqtt-packet';
+import { deviceTelemetryAddress } from '../../../generated/messages/device-telemetry.js';
 
 /**
  * A device on a bare socket: sends exactly the bytes a test gives it and records every packet the server answers,
@@ -116,4 +123,18 @@ export async function connectedDevice(
   device.send(connectPacket(credentials, version, overrides));
   const connack = await device.next((packet) => packet.cmd === 'connack');
   return { device, connack };
+}
+
+/** A QoS 1 PUBLISH of one JSON sample to the stream's own topic; `overrides` change any field. */
+export function samplePublish(streamId: string, overrides: Partial<IPublishPacket> = {}): IPublishPacket {
+  return {
+    cmd: 'publish',
+    topic: deviceTelemetryAddress({ streamId }),
+    payload: JSON.stringify({ ts: 1, values: { rpm: 1 } }),
+    qos: 1,
+    messageId: 1,
+    dup: false,
+    retain: false,
+    ...overrides,
+  };
 }
