@@ -177,14 +177,23 @@ describe('MQTT connections', () => {
     ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
     'protocol errors: MQTT 5 gets CONNACK 0x82 (Session Present 0) for a Receive Maximum or a Maximum Packet Size of 0, and after the CONNACK DISCONNECT 0x94 for a Topic Alias, 0x82 for an AUTH, 0x81 for a malformed packet, each then closed; MQTT 3.1.1 is closed without an answer',
     async (context) => {
-      const stream = await createStream();
+      // A stream of its own for each session: on several nodes a closed session's stream may be live a little longer,
+      // and a second connection for a live stream is refused (x-ingest-rules.connectionsPerStream).
+      const streams: StreamUnderTest[] = [];
+      const fresh = async () => {
+        const created = await createStream();
+        streams.push(created);
+        return created;
+      };
+      const stream = await fresh();
       const sample = encodeSample('json', { ts: 1, values: { a: 1 } });
+      const aliasStream = await fresh();
       const outcomes = {
         receiveMaximum0: await sessionAnswerOf(stream, null, { connect: { receiveMaximum: 0 } }),
         maximumPacketSize0: await sessionAnswerOf(stream, null, { connect: { maximumPacketSize: 0 } }),
-        topicAlias: await sessionAnswerOf(stream, {
+        topicAlias: await sessionAnswerOf(aliasStream, {
           cmd: 'publish',
-          topic: topicOf(stream.id),
+          topic: topicOf(aliasStream.id),
           payload: sample,
           qos: 1,
           messageId: 1,
@@ -192,16 +201,16 @@ describe('MQTT connections', () => {
           retain: false,
           properties: { topicAlias: 1 },
         }),
-        auth: await sessionAnswerOf(stream, {
+        auth: await sessionAnswerOf(await fresh(), {
           cmd: 'auth',
           reasonCode: 0x18,
           properties: { authenticationMethod: 'SCRAM-SHA-256' },
         }),
-        malformed: await sessionAnswerOf(stream, malformedSubscribe),
-        malformed311: await sessionAnswerOf(stream, malformedSubscribe, { version: 4 }),
+        malformed: await sessionAnswerOf(await fresh(), malformedSubscribe),
+        malformed311: await sessionAnswerOf(await fresh(), malformedSubscribe, { version: 4 }),
       };
       context.evidence('outcomes', outcomes);
-      await deleteStream(stream);
+      for (const each of streams) await deleteStream(each);
       for (const label of ['receiveMaximum0', 'maximumPacketSize0'] as const) {
         const outcome = outcomes[label];
         expectWith(
@@ -237,8 +246,9 @@ describe('MQTT connections', () => {
     ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
     "an MQTT 5 PUBACK refusing a PUBLISH to another topic names its reason in a reason string, left out when it would take the PUBACK over the client's Maximum Packet Size",
     async (context) => {
-      const stream = await createStream();
-      const refusedPuback = async (maximumPacketSize: number) => {
+      // A stream for each connection, as above: the second must not meet the first's session still live.
+      const streams = [await createStream(), await createStream()] as const;
+      const refusedPuback = async (stream: StreamUnderTest, maximumPacketSize: number) => {
         const raw = await rawConnection(brokerUrl(stream), 5);
         raw.send(connectPacket(stream, { protocolVersion: 5, properties: { maximumPacketSize } }) as never);
         await raw.next('connack', 5000);
@@ -267,13 +277,13 @@ describe('MQTT connections', () => {
               reasonString: puback.properties?.reasonString,
             };
       };
-      const roomy = await refusedPuback(1024);
+      const roomy = await refusedPuback(streams[0], 1024);
       // Only a reason string can be left out: a deployment that sends none has nothing to shorten.
       const explained = typeof roomy?.reasonString === 'string';
-      const tight = roomy !== null && explained ? await refusedPuback(roomy.bytes - 1) : null;
+      const tight = roomy !== null && explained ? await refusedPuback(streams[1], roomy.bytes - 1) : null;
       const outcomes = { roomy, tight };
       context.evidence('PUBACKs', outcomes);
-      await deleteStream(stream);
+      for (const each of streams) await deleteStream(each);
       expectWith(roomy?.reasonCode === otherTopicCode, 'with room: PUBACK 0x87', outcomes);
       if (!explained) return;
       expectWith(
