@@ -12,6 +12,7 @@ import {
   ValidationFailed,
   validatorFrom,
 } from './ajv-errors.js';
+import { jsonIntegerPattern, jsonNumberPattern } from './number-forms.js';
 
 // Codes of no particular spec: generated code passes the ones of its error catalogue.
 const codes: FailureCodes = {
@@ -122,6 +123,16 @@ describe('errorDetailFromAjv', () => {
       'pattern',
       [ajvError('pattern', '/streamId', { pattern: '^stm_[a-z]+$' })],
       'Invalid streamId: must match the pattern ^stm_[a-z]+$.',
+    ],
+    [
+      'a JSON integer pattern (x-parameter-values.numbers)',
+      [ajvError('pattern', '/limit', { pattern: jsonIntegerPattern })],
+      'Invalid limit: must be an integer written in decimal digits, as JSON writes it.',
+    ],
+    [
+      'a JSON number pattern',
+      [ajvError('pattern', '/ratio', { pattern: jsonNumberPattern })],
+      'Invalid ratio: must be a number written as JSON writes it.',
     ],
   ])('names the field and what it allows (%s; issue 12, item 14)', (_name, errors, message) => {
     expect(errorDetailFromAjvErrors(errors, codes).message).toBe(message);

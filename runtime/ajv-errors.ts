@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { ErrorDetail } from './error-envelope.js';
+import { numberFormRequirement } from './number-forms.js';
 import type { ValidationResult, Validator } from './validation-result.js';
 
 /** One function of Ajv's standalone code: a verdict, and on failure the errors on the function itself. */
@@ -110,7 +111,10 @@ function requirementOf(error: ErrorObject, alternatives: unknown[] | undefined):
   const allowed = alternatives ?? allowedValuesOf(error);
   if (allowed !== undefined)
     return allowed.length === 1 ? `must be ${quoted(allowed)}` : `must be one of ${quoted(allowed)}`;
-  if (error.keyword === 'pattern') return `must match the pattern ${String(error.params.pattern)}`;
+  if (error.keyword === 'pattern')
+    return (
+      numberFormRequirement(error.params.pattern) ?? `must match the pattern ${String(error.params.pattern)}`
+    );
   return error.message ?? 'breaks its schema';
 }
 

@@ -31,6 +31,10 @@ export const apiPolicies = {
     query: 'reject',
     body: 'reject',
   },
+  parameterValues: {
+    description: 'Integer and number parameters (query, path, header) are written as JSON writes numbers. An integer is decimal digits with no leading zero and an optional leading minus; a plus sign, spaces, a fraction, an exponent or a base prefix is refused with 400 parameter_invalid.',
+    numbers: 'json',
+  },
   limits: {
     maxRequestBodyBytes: 5931224,
     maxWebhooksPerAccount: 16,

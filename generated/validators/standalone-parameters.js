@@ -844,8 +844,9 @@ return errors === 0;
 validate30.evaluated = {"props":{"webhookId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListRecordsQuery = validate31;
-const schema55 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"}},"additionalProperties":false};
+const schema55 = {"type":"object","properties":{"limit":{"allOf":[{"pattern":"^-?(0|[1-9][0-9]*)$"},{"type":"integer","minimum":1,"maximum":100,"default":20}],"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"}},"additionalProperties":false};
 const schema56 = {"type":"string","minLength":1,"maxLength":80};
+const pattern17 = new RegExp("^-?(0|[1-9][0-9]*)$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -874,6 +875,16 @@ break;
 if(_errs1 === errors){
 let data0 = data.limit;
 const _errs2 = errors;
+const _errs3 = errors;
+if(typeof data0 === "string"){
+if(!pattern17.test(data0)){
+validate31.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/0/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
@@ -883,7 +894,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate31.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate31.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -894,26 +905,28 @@ data["limit"] = coerced0;
 }
 }
 }
-if(errors === _errs2){
+if(errors === _errs4){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate31.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate31.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate31.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate31.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
+}
+var valid1 = _errs4 === errors;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
 if(data.after !== undefined){
 let data1 = data.after;
-const _errs4 = errors;
-const _errs5 = errors;
+const _errs6 = errors;
+const _errs7 = errors;
 if(typeof data1 !== "string"){
 let dataType1 = typeof data1;
 let coerced1 = undefined;
@@ -936,7 +949,7 @@ data["after"] = coerced1;
 }
 }
 }
-if(errors === _errs5){
+if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) > 80){
 validate31.errors = [{instancePath:instancePath+"/after",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -950,7 +963,7 @@ return false;
 }
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
@@ -958,8 +971,8 @@ var valid0 = true;
 if(valid0){
 if(data.before !== undefined){
 let data2 = data.before;
-const _errs7 = errors;
-const _errs8 = errors;
+const _errs9 = errors;
+const _errs10 = errors;
 if(typeof data2 !== "string"){
 let dataType2 = typeof data2;
 let coerced2 = undefined;
@@ -982,7 +995,7 @@ data["before"] = coerced2;
 }
 }
 }
-if(errors === _errs8){
+if(errors === _errs10){
 if(typeof data2 === "string"){
 if(func1(data2) > 80){
 validate31.errors = [{instancePath:instancePath+"/before",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -996,7 +1009,7 @@ return false;
 }
 }
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -1083,7 +1096,7 @@ return errors === 0;
 validate32.evaluated = {"props":{"reportId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListReportsQuery = validate33;
-const schema60 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"},"status":{"$ref":"#/components/schemas/ReportStatus"}},"additionalProperties":false};
+const schema60 = {"type":"object","properties":{"limit":{"allOf":[{"pattern":"^-?(0|[1-9][0-9]*)$"},{"type":"integer","minimum":1,"maximum":100,"default":20}],"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"},"status":{"$ref":"#/components/schemas/ReportStatus"}},"additionalProperties":false};
 const schema63 = {"type":"string","enum":["draft","published","archived"]};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1112,6 +1125,16 @@ break;
 if(_errs1 === errors){
 let data0 = data.limit;
 const _errs2 = errors;
+const _errs3 = errors;
+if(typeof data0 === "string"){
+if(!pattern17.test(data0)){
+validate33.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/0/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
@@ -1121,7 +1144,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate33.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate33.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -1132,26 +1155,28 @@ data["limit"] = coerced0;
 }
 }
 }
-if(errors === _errs2){
+if(errors === _errs4){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate33.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate33.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate33.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate33.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
+}
+var valid1 = _errs4 === errors;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
 if(data.after !== undefined){
 let data1 = data.after;
-const _errs4 = errors;
-const _errs5 = errors;
+const _errs6 = errors;
+const _errs7 = errors;
 if(typeof data1 !== "string"){
 let dataType1 = typeof data1;
 let coerced1 = undefined;
@@ -1174,7 +1199,7 @@ data["after"] = coerced1;
 }
 }
 }
-if(errors === _errs5){
+if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) > 80){
 validate33.errors = [{instancePath:instancePath+"/after",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -1188,7 +1213,7 @@ return false;
 }
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
@@ -1196,8 +1221,8 @@ var valid0 = true;
 if(valid0){
 if(data.before !== undefined){
 let data2 = data.before;
-const _errs7 = errors;
-const _errs8 = errors;
+const _errs9 = errors;
+const _errs10 = errors;
 if(typeof data2 !== "string"){
 let dataType2 = typeof data2;
 let coerced2 = undefined;
@@ -1220,7 +1245,7 @@ data["before"] = coerced2;
 }
 }
 }
-if(errors === _errs8){
+if(errors === _errs10){
 if(typeof data2 === "string"){
 if(func1(data2) > 80){
 validate33.errors = [{instancePath:instancePath+"/before",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -1234,7 +1259,7 @@ return false;
 }
 }
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -1242,7 +1267,7 @@ var valid0 = true;
 if(valid0){
 if(data.status !== undefined){
 let data3 = data.status;
-const _errs10 = errors;
+const _errs12 = errors;
 if(typeof data3 !== "string"){
 let dataType3 = typeof data3;
 let coerced3 = undefined;
@@ -1269,7 +1294,7 @@ if(!(((data3 === "draft") || (data3 === "published")) || (data3 === "archived"))
 validate33.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReportStatus/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
@@ -1290,7 +1315,7 @@ return errors === 0;
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateListStreamsQuery = validate34;
-const schema64 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"},"status":{"$ref":"#/components/schemas/StreamStatus"}},"additionalProperties":false};
+const schema64 = {"type":"object","properties":{"limit":{"allOf":[{"pattern":"^-?(0|[1-9][0-9]*)$"},{"type":"integer","minimum":1,"maximum":100,"default":20}],"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"},"status":{"$ref":"#/components/schemas/StreamStatus"}},"additionalProperties":false};
 const schema67 = {"type":"string","enum":["idle","live"]};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1319,6 +1344,16 @@ break;
 if(_errs1 === errors){
 let data0 = data.limit;
 const _errs2 = errors;
+const _errs3 = errors;
+if(typeof data0 === "string"){
+if(!pattern17.test(data0)){
+validate34.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/0/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
@@ -1328,7 +1363,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate34.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate34.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -1339,26 +1374,28 @@ data["limit"] = coerced0;
 }
 }
 }
-if(errors === _errs2){
+if(errors === _errs4){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate34.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate34.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate34.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate34.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
+}
+var valid1 = _errs4 === errors;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
 if(data.after !== undefined){
 let data1 = data.after;
-const _errs4 = errors;
-const _errs5 = errors;
+const _errs6 = errors;
+const _errs7 = errors;
 if(typeof data1 !== "string"){
 let dataType1 = typeof data1;
 let coerced1 = undefined;
@@ -1381,7 +1418,7 @@ data["after"] = coerced1;
 }
 }
 }
-if(errors === _errs5){
+if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) > 80){
 validate34.errors = [{instancePath:instancePath+"/after",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -1395,7 +1432,7 @@ return false;
 }
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
@@ -1403,8 +1440,8 @@ var valid0 = true;
 if(valid0){
 if(data.before !== undefined){
 let data2 = data.before;
-const _errs7 = errors;
-const _errs8 = errors;
+const _errs9 = errors;
+const _errs10 = errors;
 if(typeof data2 !== "string"){
 let dataType2 = typeof data2;
 let coerced2 = undefined;
@@ -1427,7 +1464,7 @@ data["before"] = coerced2;
 }
 }
 }
-if(errors === _errs8){
+if(errors === _errs10){
 if(typeof data2 === "string"){
 if(func1(data2) > 80){
 validate34.errors = [{instancePath:instancePath+"/before",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -1441,7 +1478,7 @@ return false;
 }
 }
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -1449,7 +1486,7 @@ var valid0 = true;
 if(valid0){
 if(data.status !== undefined){
 let data3 = data.status;
-const _errs10 = errors;
+const _errs12 = errors;
 if(typeof data3 !== "string"){
 let dataType3 = typeof data3;
 let coerced3 = undefined;
@@ -1476,7 +1513,7 @@ if(!((data3 === "idle") || (data3 === "live"))){
 validate34.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/StreamStatus/enum",keyword:"enum",params:{allowedValues: schema67.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
@@ -1497,7 +1534,7 @@ return errors === 0;
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validateListWebhookDeliveriesQuery = validate35;
-const schema68 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"}},"additionalProperties":false};
+const schema68 = {"type":"object","properties":{"limit":{"allOf":[{"pattern":"^-?(0|[1-9][0-9]*)$"},{"type":"integer","minimum":1,"maximum":100,"default":20}],"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"}},"additionalProperties":false};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1525,6 +1562,16 @@ break;
 if(_errs1 === errors){
 let data0 = data.limit;
 const _errs2 = errors;
+const _errs3 = errors;
+if(typeof data0 === "string"){
+if(!pattern17.test(data0)){
+validate35.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/0/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
@@ -1534,7 +1581,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate35.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate35.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -1545,26 +1592,28 @@ data["limit"] = coerced0;
 }
 }
 }
-if(errors === _errs2){
+if(errors === _errs4){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate35.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate35.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate35.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate35.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
+}
+var valid1 = _errs4 === errors;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
 if(data.after !== undefined){
 let data1 = data.after;
-const _errs4 = errors;
-const _errs5 = errors;
+const _errs6 = errors;
+const _errs7 = errors;
 if(typeof data1 !== "string"){
 let dataType1 = typeof data1;
 let coerced1 = undefined;
@@ -1587,7 +1636,7 @@ data["after"] = coerced1;
 }
 }
 }
-if(errors === _errs5){
+if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) > 80){
 validate35.errors = [{instancePath:instancePath+"/after",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -1601,7 +1650,7 @@ return false;
 }
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
@@ -1609,8 +1658,8 @@ var valid0 = true;
 if(valid0){
 if(data.before !== undefined){
 let data2 = data.before;
-const _errs7 = errors;
-const _errs8 = errors;
+const _errs9 = errors;
+const _errs10 = errors;
 if(typeof data2 !== "string"){
 let dataType2 = typeof data2;
 let coerced2 = undefined;
@@ -1633,7 +1682,7 @@ data["before"] = coerced2;
 }
 }
 }
-if(errors === _errs8){
+if(errors === _errs10){
 if(typeof data2 === "string"){
 if(func1(data2) > 80){
 validate35.errors = [{instancePath:instancePath+"/before",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -1647,7 +1696,7 @@ return false;
 }
 }
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -1734,7 +1783,7 @@ return errors === 0;
 validate36.evaluated = {"props":{"webhookId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validateListWebhooksQuery = validate37;
-const schema73 = {"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100,"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"}},"additionalProperties":false};
+const schema73 = {"type":"object","properties":{"limit":{"allOf":[{"pattern":"^-?(0|[1-9][0-9]*)$"},{"type":"integer","minimum":1,"maximum":100,"default":20}],"default":20},"after":{"$ref":"#/components/schemas/Cursor"},"before":{"$ref":"#/components/schemas/Cursor"}},"additionalProperties":false};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1762,6 +1811,16 @@ break;
 if(_errs1 === errors){
 let data0 = data.limit;
 const _errs2 = errors;
+const _errs3 = errors;
+if(typeof data0 === "string"){
+if(!pattern17.test(data0)){
+validate37.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/0/pattern",keyword:"pattern",params:{pattern: "^-?(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^-?(0|[1-9][0-9]*)$"+"\""}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(valid1){
+const _errs4 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
 let dataType0 = typeof data0;
 let coerced0 = undefined;
@@ -1771,7 +1830,7 @@ if(dataType0 === "boolean" || data0 === null
 coerced0 = +data0;
 }
 else {
-validate37.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate37.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 }
@@ -1782,26 +1841,28 @@ data["limit"] = coerced0;
 }
 }
 }
-if(errors === _errs2){
+if(errors === _errs4){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate37.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate37.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data0 < 1 || isNaN(data0)){
-validate37.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate37.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/allOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
+}
+var valid1 = _errs4 === errors;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
 if(data.after !== undefined){
 let data1 = data.after;
-const _errs4 = errors;
-const _errs5 = errors;
+const _errs6 = errors;
+const _errs7 = errors;
 if(typeof data1 !== "string"){
 let dataType1 = typeof data1;
 let coerced1 = undefined;
@@ -1824,7 +1885,7 @@ data["after"] = coerced1;
 }
 }
 }
-if(errors === _errs5){
+if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) > 80){
 validate37.errors = [{instancePath:instancePath+"/after",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -1838,7 +1899,7 @@ return false;
 }
 }
 }
-var valid0 = _errs4 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
@@ -1846,8 +1907,8 @@ var valid0 = true;
 if(valid0){
 if(data.before !== undefined){
 let data2 = data.before;
-const _errs7 = errors;
-const _errs8 = errors;
+const _errs9 = errors;
+const _errs10 = errors;
 if(typeof data2 !== "string"){
 let dataType2 = typeof data2;
 let coerced2 = undefined;
@@ -1870,7 +1931,7 @@ data["before"] = coerced2;
 }
 }
 }
-if(errors === _errs8){
+if(errors === _errs10){
 if(typeof data2 === "string"){
 if(func1(data2) > 80){
 validate37.errors = [{instancePath:instancePath+"/before",schemaPath:"#/components/schemas/Cursor/maxLength",keyword:"maxLength",params:{limit: 80},message:"must NOT have more than 80 characters"}];
@@ -1884,7 +1945,7 @@ return false;
 }
 }
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs9 === errors;
 }
 else {
 var valid0 = true;
@@ -1908,9 +1969,9 @@ const schema76 = {"type":"object","properties":{"client_id":{"type":"string","mi
 const schema77 = {"type":"string","pattern":"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"};
 const schema78 = {"type":"string","pattern":"^acct_[A-Za-z0-9]{1,64}$"};
 const formats0 = require("ajv-formats/dist/formats").fullFormats.uri;
-const pattern19 = new RegExp("^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$", "u");
-const pattern20 = new RegExp("^[A-Za-z0-9_-]{43}$", "u");
-const pattern21 = new RegExp("^acct_[A-Za-z0-9]{1,64}$", "u");
+const pattern24 = new RegExp("^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$", "u");
+const pattern25 = new RegExp("^[A-Za-z0-9_-]{43}$", "u");
+const pattern26 = new RegExp("^acct_[A-Za-z0-9]{1,64}$", "u");
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2082,7 +2143,7 @@ data["scope"] = coerced3;
 }
 if(errors === _errs9){
 if(typeof data3 === "string"){
-if(!pattern19.test(data3)){
+if(!pattern24.test(data3)){
 validate38.errors = [{instancePath:instancePath+"/scope",schemaPath:"#/components/schemas/OAuthScopeList/pattern",keyword:"pattern",params:{pattern: "^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"},message:"must match pattern \""+"^[a-z]+:[a-z]+( [a-z]+:[a-z]+)*$"+"\""}];
 return false;
 }
@@ -2160,7 +2221,7 @@ data["code_challenge"] = coerced5;
 }
 if(errors === _errs13){
 if(typeof data5 === "string"){
-if(!pattern20.test(data5)){
+if(!pattern25.test(data5)){
 validate38.errors = [{instancePath:instancePath+"/code_challenge",schemaPath:"#/properties/code_challenge/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^[A-Za-z0-9_-]{43}$"+"\""}];
 return false;
 }
@@ -2235,7 +2296,7 @@ data["login_hint"] = coerced7;
 }
 if(errors === _errs18){
 if(typeof data7 === "string"){
-if(!pattern21.test(data7)){
+if(!pattern26.test(data7)){
 validate38.errors = [{instancePath:instancePath+"/login_hint",schemaPath:"#/components/schemas/AccountId/pattern",keyword:"pattern",params:{pattern: "^acct_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^acct_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }
@@ -2382,7 +2443,7 @@ validate39.evaluated = {"props":{"reportId":true,"recordId":true},"dynamicProps"
 export const validateRetryWebhookDeliveryPath = validate40;
 const schema82 = {"type":"object","properties":{"webhookId":{"$ref":"#/components/schemas/WebhookId"},"deliveryId":{"$ref":"#/components/schemas/DeliveryId"}},"required":["webhookId","deliveryId"]};
 const schema84 = {"type":"string","pattern":"^whd_[A-Za-z0-9]{1,64}$"};
-const pattern25 = new RegExp("^whd_[A-Za-z0-9]{1,64}$", "u");
+const pattern30 = new RegExp("^whd_[A-Za-z0-9]{1,64}$", "u");
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2470,7 +2531,7 @@ data["deliveryId"] = coerced1;
 }
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(!pattern25.test(data1)){
+if(!pattern30.test(data1)){
 validate40.errors = [{instancePath:instancePath+"/deliveryId",schemaPath:"#/components/schemas/DeliveryId/pattern",keyword:"pattern",params:{pattern: "^whd_[A-Za-z0-9]{1,64}$"},message:"must match pattern \""+"^whd_[A-Za-z0-9]{1,64}$"+"\""}];
 return false;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as bodyAndParams from './golden/body-and-params/expected/validators/index.js';
 import * as eventsAndMessages from './golden/events-and-messages/expected/validators/index.js';
+import * as jsonNumbers from './golden/json-numbers/expected/validators/index.js';
 import * as responsesAndGuards from './golden/responses-and-guards/expected/validators/index.js';
 
 // The golden outputs run: what each tiny spec says, the generated validators do.
@@ -16,6 +17,8 @@ describe('golden validators behave as their specs say', () => {
   it.each([
     ['query default filled in', bodyAndParams.validateListWidgetsQuery, {}, ok({ limit: 10 })],
     ['query string coerced', bodyAndParams.validateListWidgetsQuery, { limit: '7' }, ok({ limit: 7 })],
+    // Without x-parameter-values, Ajv's coercion reads what Number() reads.
+    ['query exponent read', bodyAndParams.validateListWidgetsQuery, { limit: '1e1' }, ok({ limit: 10 })],
     [
       'query closed (x-unknown-parameters)',
       bodyAndParams.validateListWidgetsQuery,
@@ -97,6 +100,43 @@ describe('golden validators behave as their specs say', () => {
     ],
   ] as const)('%s', (_name, validate, value, want) => {
     expect(validate(value)).toEqual(want);
+  });
+
+  describe('x-parameter-values.numbers: json', () => {
+    const query = jsonNumbers.validateListBooksQuery;
+    it.each(['1e1', '0x10', ' 5', '+5', '5.0', '05', '', 'five'])(
+      'a query integer written %j is refused',
+      (limit) => {
+        const result = query({ limit });
+        expect(result).toEqual(failed('invalid_parameter', 'limit'));
+        expect(result.ok ? null : result.error.message).toBe(
+          'Invalid limit: must be an integer written in decimal digits, as JSON writes it.',
+        );
+      },
+    );
+    it.each([
+      ['integer', { limit: '7' }, { limit: 7 }],
+      ['default', {}, { limit: 10 }],
+      ['number with fraction and exponent', { minRating: '-2.5e-1' }, { limit: 10, minRating: -0.25 }],
+      ['nullable integer left to Ajv', { maxPages: '' }, { limit: 10, maxPages: null }],
+      ['string untouched', { title: '05' }, { limit: 10, title: '05' }],
+      ['boolean coerced', { signed: 'true' }, { limit: 10, signed: true }],
+    ])('%s', (_name, value, want) => {
+      expect(query(value)).toEqual(ok(want));
+    });
+    it.each([
+      ['number written with a plus', query, { minRating: '+1' }, 'minRating'],
+      ['bound still checked', query, { limit: '51' }, 'limit'],
+      ['repeated parameter', query, { limit: ['1', '2'] }, 'limit'],
+      ['path integer through a reference', jsonNumbers.validateListBooksPath, { shelf: '1.0' }, 'shelf'],
+      ['header integer', jsonNumbers.validateListBooksHeaders, { 'X-Shard': '0x1' }, 'X-Shard'],
+    ] as const)('%s is refused', (_name, validate, value, param) => {
+      expect(validate(value)).toEqual(failed('invalid_parameter', param));
+    });
+    it('path and header integers are read', () => {
+      expect(jsonNumbers.validateListBooksPath({ shelf: '0' })).toEqual(ok({ shelf: 0 }));
+      expect(jsonNumbers.validateListBooksHeaders({ 'X-Shard': '-3' })).toEqual(ok({ 'X-Shard': -3 }));
+    });
   });
 
   it('guards narrow', () => {

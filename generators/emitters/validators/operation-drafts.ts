@@ -1,6 +1,6 @@
 import type { Operation } from '../../ir/model.js';
 import { pascalCase } from '../../ir/names.js';
-import { type ParameterLocation, parameterSetSchema } from './parameter-schema.js';
+import { type ParameterLocation, type ParameterPolicy, parameterSetSchema } from './parameter-schema.js';
 import type { TargetDraft } from './target-draft.js';
 
 const parameterSets: Array<{ location: ParameterLocation; part: string; label: string; noun: string }> = [
@@ -15,7 +15,7 @@ function statusName(status: string): string {
 }
 
 /** Body, parameter sets and responses with a schema of one operation, in that order. */
-export function operationDrafts(operation: Operation, closedQuery: boolean): TargetDraft[] {
+export function operationDrafts(operation: Operation, policy: ParameterPolicy): TargetDraft[] {
   const base = pascalCase(operation.id);
   const where = `${operation.id} (${operation.method.toUpperCase()} ${operation.path})`;
   const common = { origin: operation.origin };
@@ -40,7 +40,7 @@ export function operationDrafts(operation: Operation, closedQuery: boolean): Tar
       symbolKind: 'operation-input',
       symbolId: `${operation.id}.${part}`,
       baseName: `${base}${label}`,
-      schema: parameterSetSchema(parameters, location === 'query' && closedQuery),
+      schema: parameterSetSchema(parameters, location, policy),
       parameters: true,
       type: { kind: 'operation-parameters', id: operation.id, member: location },
       summary: `${noun} of ${where}, coerced from strings, defaults filled in.`,

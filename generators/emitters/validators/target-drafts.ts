@@ -1,7 +1,7 @@
 import type { ApiModel, Channel, Webhook } from '../../ir/model.js';
 import { pascalCase } from '../../ir/names.js';
 import { operationDrafts } from './operation-drafts.js';
-import { rejectsUnknownQuery } from './parameter-schema.js';
+import { parameterPolicy } from './parameter-schema.js';
 import type { TargetDraft } from './target-draft.js';
 
 function webhookDraft(webhook: Webhook): TargetDraft {
@@ -32,9 +32,9 @@ function messageDrafts(channel: Channel): TargetDraft[] {
 
 /** Every validation target of the model, in the IR's order: operations, then webhooks, then channel messages. */
 export function targetDrafts(model: ApiModel): TargetDraft[] {
-  const closedQuery = rejectsUnknownQuery(model);
+  const policy = parameterPolicy(model);
   return [
-    ...model.operations.flatMap((operation) => operationDrafts(operation, closedQuery)),
+    ...model.operations.flatMap((operation) => operationDrafts(operation, policy)),
     ...model.webhooks.map(webhookDraft),
     ...model.channels.flatMap(messageDrafts),
   ];

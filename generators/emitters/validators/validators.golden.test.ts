@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectedFiles, renderGoldenCase, typeCheck } from '../../testing/golden.js';
 
-const cases = ['body-and-params', 'responses-and-guards', 'events-and-messages'];
+const cases = ['body-and-params', 'responses-and-guards', 'events-and-messages', 'json-numbers'];
 
 describe('validators emitter (golden)', () => {
   it.each(cases)('%s', async (name) => {
