@@ -351,6 +351,25 @@ describe('pagination: parameters of every list operation', () => {
   );
 
   restCheck(
+    ['INF-OPENAPI-X-PARAMETER-VALUES'],
+    `${limitParameter} written otherwise than JSON writes an integer is refused, on every list`,
+    async () => {
+      const numbers = apiPolicies.parameterValues.numbers;
+      expectThat(numbers === 'json', `x-parameter-values.numbers is json (it is ${numbers})`);
+      // An in-range page size in the forms JavaScript's Number() also reads: a lenient deployment pages by them.
+      const size = bounds.minimum + 1;
+      const forms = [`${size}e0`, `0x${size.toString(16)}`, ` ${size}`, `+${size}`, `${size}.0`, `0${size}`];
+      for (const operationId of listOperations) {
+        const { parameters } = await listFixture(operationId);
+        for (const form of forms) {
+          const exchange = await call(operationId, parameters, { query: { [limitParameter]: form } });
+          expectError(exchange, { code: invalid, param: limitParameter }, operationId);
+        }
+      }
+    },
+  );
+
+  restCheck(
     [
       'EP-CURSOR-PAGINATION',
       'EP-LIST-AFTER',

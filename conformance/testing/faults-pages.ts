@@ -45,6 +45,17 @@ function filterAfterPaging(): Fault {
   };
 }
 
+/** A page size read as JavaScript's Number() reads it (`2e0`, `0x2`, ` 2`): the query reaches the service rewritten. */
+function lenientPageSize(): Fault {
+  return async (request, forward) => {
+    const query = queryOf(request);
+    const limit = query.get(limitParameter);
+    if (limit === null || limit.trim() === '' || !Number.isInteger(Number(limit))) return forward(request);
+    query.set(limitParameter, String(Number(limit)));
+    return forward(withQuery(request, query));
+  };
+}
+
 export const pageVariants: BrokenVariant[] = [
   {
     name: 'a page exactly as full as the limit says there is more',
@@ -115,5 +126,11 @@ export const pageVariants: BrokenVariant[] = [
     },
     files: ['checks/20-', 'checks/34-'],
     breaks: ['EP-BEFORE-CURSOR', 'EP-LIST-AFTER', 'EP-LIST-REPORTS-STATUS-FILTER'],
+  },
+  {
+    name: 'a page size written as JavaScript reads numbers is taken (1e2 a page of 100)',
+    fault: lenientPageSize,
+    files: ['checks/20-'],
+    breaks: ['INF-OPENAPI-X-PARAMETER-VALUES'],
   },
 ];
