@@ -23,6 +23,7 @@ const everyFault: Required<ReferenceFaults> = {
   authenticationMethodIgnored: true,
   protocolErrorsUnexplained: true,
   reasonStringOverMaximumPacketSize: true,
+  topicNamesUnchecked: true,
   slowConsumerClosesAll: true,
   malformedHandshakeInPlainText: true,
   publishedRecordEndsRecording: true,

@@ -26,6 +26,8 @@ export interface ReferenceFaults {
   protocolErrorsUnexplained?: boolean;
   /** Ingest: an MQTT 5 PUBACK keeps its reason string even beyond the client's Maximum Packet Size. */
   reasonStringOverMaximumPacketSize?: boolean;
+  /** Ingest: a PUBLISH to an invalid topic name (empty, a wildcard, not UTF-8) is refused as one to another topic. */
+  topicNamesUnchecked?: boolean;
   /** Live feed: a subscriber dropped as too slow takes the stream's other subscribers with it. */
   slowConsumerClosesAll?: boolean;
   /** Live feed: a handshake the WebSocket protocol refuses gets the WebSocket library's own text answer. */
@@ -46,6 +48,7 @@ export type IngestFaults = Pick<
   | 'authenticationMethodIgnored'
   | 'protocolErrorsUnexplained'
   | 'reasonStringOverMaximumPacketSize'
+  | 'topicNamesUnchecked'
 >;
 export type LiveFeedFaults = Pick<ReferenceFaults, 'slowConsumerClosesAll' | 'malformedHandshakeInPlainText'>;
 export type RecordingFaults = Pick<ReferenceFaults, 'publishedRecordEndsRecording'>;

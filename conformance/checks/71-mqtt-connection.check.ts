@@ -132,6 +132,44 @@ const acceptedConnack311 = generate(
 /** A SUBSCRIBE whose fixed header has the flags 0000 where MQTT requires 0010: a malformed packet. */
 const malformedSubscribe = Buffer.from([0x80, 0x06, 0x00, 0x01, 0x00, 0x01, 0x61, 0x00]);
 
+/**
+ * A PUBLISH of one JSON sample written byte by byte, for what no encoder writes: any topic bytes, QoS 3, a packet
+ * identifier of 0. Small enough for a one-byte remaining length; MQTT 5 gets an empty property list.
+ */
+function publishBytes(topic: Buffer | string, version: 4 | 5, { qos = 1, messageId = 1 } = {}): Buffer {
+  const topicBytes = Buffer.isBuffer(topic) ? topic : Buffer.from(topic);
+  const body = Buffer.concat([
+    Buffer.from([topicBytes.length >> 8, topicBytes.length & 0xff]),
+    topicBytes,
+    qos > 0 ? Buffer.from([messageId >> 8, messageId & 0xff]) : Buffer.alloc(0),
+    version === 5 ? Buffer.from([0]) : Buffer.alloc(0),
+    Buffer.from(encodeSample('json', { ts: 1, values: { a: 1 } })),
+  ]);
+  return Buffer.concat([Buffer.from([0x30 | (qos << 1), body.length]), body]);
+}
+
+/**
+ * PUBLISHes that break MQTT's rules for topic names [MQTT-4.7.3-1, MQTT-3.3.2-2, MQTT-1.5.4-1, MQTT-1.5.4-2], packet
+ * identifiers [MQTT-2.2.1-3] and QoS [MQTT-3.3.1-4], with the MQTT 5 reason code of each (Mosquitto's own answers).
+ */
+const brokenPublishes: Array<[string, number, (stream: StreamUnderTest, version: 4 | 5) => Buffer]> = [
+  ['wildcard +', 0x82, (stream, version) => publishBytes(`${topicOf(stream.id)}/+`, version)],
+  ['wildcard #', 0x82, (_stream, version) => publishBytes('#', version)],
+  ['empty topic', 0x82, (_stream, version) => publishBytes('', version)],
+  [
+    'packet identifier 0',
+    0x82,
+    (stream, version) => publishBytes(topicOf(stream.id), version, { messageId: 0 }),
+  ],
+  ['QoS 3', 0x81, (stream, version) => publishBytes(topicOf(stream.id), version, { qos: 3 })],
+  [
+    'topic not UTF-8',
+    0x81,
+    (stream, version) =>
+      publishBytes(Buffer.concat([Buffer.from(topicOf(stream.id)), Buffer.from([0xff])]), version),
+  ],
+];
+
 describe('MQTT connections', () => {
   check(
     ['RULE-INGEST-CONNECTION-RULE'],
@@ -239,6 +277,49 @@ describe('MQTT connections', () => {
         'MQTT 3.1.1: closed with nothing sent after the CONNACK',
         outcomes,
       );
+    },
+  );
+
+  check(
+    ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
+    'a PUBLISH to an empty topic or one with a wildcard, at QoS 1 with packet identifier 0, at QoS 3 or to a topic that is not UTF-8: MQTT 5 DISCONNECT 0x82 or 0x81, then closed; MQTT 3.1.1 closed without an answer',
+    async (context) => {
+      // A stream of its own for each session, as above; the sessions run at once, so a broker that keeps a connection
+      // open costs the check one wait, not one per case.
+      const sessions = ([5, 4] as const).flatMap((version) =>
+        brokenPublishes.map(([label, , bytes]) => ({ version, label, bytes })),
+      );
+      const streams = await Promise.all(sessions.map(() => createStream()));
+      const answers = await Promise.all(
+        sessions.map(({ version, bytes }, index) => {
+          const stream = streams[index] as StreamUnderTest;
+          return sessionAnswerOf(stream, bytes(stream, version), { version });
+        }),
+      );
+      const outcomes = Object.fromEntries(
+        sessions.map(({ version, label }, index) => [
+          `${label}, MQTT ${version === 5 ? '5' : '3.1.1'}`,
+          answers[index],
+        ]),
+      );
+      context.evidence('outcomes', outcomes);
+      for (const each of streams) await deleteStream(each);
+      for (const [label, code] of brokenPublishes) {
+        const mqtt5 = outcomes[`${label}, MQTT 5`];
+        expectWith(
+          mqtt5?.connack === 0 && mqtt5.disconnect === code && mqtt5.closed,
+          `${label}, MQTT 5: DISCONNECT 0x${code.toString(16)}, closed`,
+          outcomes,
+        );
+        const mqtt311 = outcomes[`${label}, MQTT 3.1.1`];
+        expectWith(
+          mqtt311?.closed === true &&
+            mqtt311.received.join() === 'connack' &&
+            mqtt311.bytes === acceptedConnack311,
+          `${label}, MQTT 3.1.1: closed with nothing sent after the CONNACK`,
+          outcomes,
+        );
+      }
     },
   );
 

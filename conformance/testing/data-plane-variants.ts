@@ -151,6 +151,13 @@ export const dataPlaneVariants: DataPlaneVariant[] = [
     breaks: ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
   },
   {
+    // A broker that compares a PUBLISH's topic with the stream's and never asks whether it is a topic name at all.
+    name: 'a PUBLISH to an invalid topic name is refused as one to another topic',
+    faults: { topicNamesUnchecked: true },
+    files: ['checks/71-'],
+    breaks: ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
+  },
+  {
     // The WebSocket library's own refusal: 400 in plain text, outside the envelope.
     name: 'a malformed handshake is refused in plain text',
     faults: { malformedHandshakeInPlainText: true },

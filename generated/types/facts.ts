@@ -256,14 +256,14 @@ export const channelFacts = {
         rule: 'a CONNECT that announces any protocol level but 4 (MQTT 3.1.1) or 5 (MQTT 5), MQTT 3.1 (protocol name MQIsdp, level 3) included, is refused before authentication with the MQTT 3.1.1 CONNACK return code 1 Unacceptable protocol version, and the connection is closed',
       },
       protocolErrors: {
-        rule: 'on MQTT 5, a CONNECT with a Receive Maximum or a Maximum Packet Size of 0 is refused with CONNACK 0x82 Protocol Error before authentication; after the CONNACK, a malformed packet gets DISCONNECT 0x81 Malformed Packet, a PUBLISH with a Topic Alias DISCONNECT 0x94 Topic Alias invalid, a PUBLISH with a Subscription Identifier, an AUTH, a second CONNECT or a packet only a server sends DISCONNECT 0x82 Protocol Error, and a packet other than PUBLISH over maxControlPacketBytes DISCONNECT 0x95 Packet too large, each followed by the close of the connection; on MQTT 3.1.1 each of these closes the connection without an answer; a PUBACK whose reason string would take it over the client\'s Maximum Packet Size is sent without the reason string',
+        rule: 'on MQTT 5, a CONNECT with a Receive Maximum or a Maximum Packet Size of 0 is refused with CONNACK 0x82 Protocol Error before authentication; after the CONNACK, a malformed packet gets DISCONNECT 0x81 Malformed Packet, a PUBLISH with a Topic Alias DISCONNECT 0x94 Topic Alias invalid, a PUBLISH with a Subscription Identifier, to an empty topic name or one holding a wildcard (+ or',
       },
       authentication: {
         rule: 'a wrong streamKey, an unknown or deleted stream, or a stream that is already live is refused with MQTT 3.1.1 return code 5 / MQTT 5 0x87 Not authorized; a CONNECT without a username or password with 3.1.1 return code 4 / MQTT 5 0x86 Bad User Name or Password; nothing else happens',
       },
       unsupported: {
         qos2: 'a QoS 2 PUBLISH ends the connection (MQTT 5 DISCONNECT 0x9B QoS not supported; MQTT 3.1.1 the connection is closed); MQTT 5 CONNACK announces Maximum QoS 1',
-        otherTopic: 'a PUBLISH to any topic but the stream\'s own is dropped without device.error and the connection stays open (MQTT 5 PUBACK 0x87 Not authorized; MQTT 3.1.1 PUBACK)',
+        otherTopic: 'a PUBLISH to any valid topic name but the stream\'s own is dropped without device.error and the connection stays open (MQTT 5 PUBACK 0x87 Not authorized; MQTT 3.1.1 PUBACK)',
         subscribe: 'every filter of a SUBSCRIBE is refused (MQTT 3.1.1 SUBACK 0x80, MQTT 5 SUBACK 0x87 Not authorized); UNSUBSCRIBE is answered (MQTT 5 UNSUBACK 0x11 No subscription existed)',
         will: 'a will message is ignored; it is never published',
         enhancedAuthentication: 'an MQTT 5 CONNECT that names an Authentication Method is refused before authentication with CONNACK 0x8C Bad authentication method, and the connection is closed [MQTT-4.12.0-1]; devices authenticate with the user name and password alone',

@@ -19,9 +19,10 @@ import {
 import * as replies from './mqtt-replies.js';
 import type { OverloadGuard } from './overload-guard.js';
 import { PacketFramer, type PacketHeader } from './packet-framer.js';
-import { type PublishFields, readPublish } from './read-publish.js';
+import { type PublishFields, publishTopicBytes, readPublish } from './read-publish.js';
 import { StreamIngest } from './stream-ingest.js';
 import type { StreamSessions } from './stream-sessions.js';
+import { topicNameProblem } from './topic-name.js';
 
 export interface ConnectionContext {
   store: Store;
@@ -125,7 +126,7 @@ export class DeviceConnection {
       this.#protocolError('malformedPacket');
       return;
     }
-    this.#onPublish(publish);
+    this.#onPublish(publish, bytes);
   }
 
   /** A CONNECT of another MQTT version is refused with a CONNACK [MQTT-3.1.2-2] (x-ingest-rules.protocolVersions). */
@@ -227,17 +228,26 @@ export class DeviceConnection {
     }
   }
 
-  #onPublish(publish: PublishFields): void {
+  #onPublish(publish: PublishFields, bytes: Buffer): void {
     if (publish.qos > ingestLimits.highestQos) {
       this.#refuseQos();
       return;
     }
-    if (publish.propertyProblem !== null) {
-      this.#protocolError(publish.propertyProblem);
+    if (publish.problem !== null) {
+      this.#protocolError(publish.problem);
       return;
     }
     const outcome =
       this.#ingest?.handle(publish.topic, publish.payload, publish.payload.length) ?? 'otherTopic';
+    // Only a topic that is not the stream's own can be an invalid name: the 1 kHz path does not look.
+    const topicProblem =
+      outcome === 'otherTopic' && this.context.faults.topicNamesUnchecked !== true
+        ? topicNameProblem(publishTopicBytes(bytes))
+        : null;
+    if (topicProblem !== null) {
+      this.#protocolError(topicProblem);
+      return;
+    }
     if (publish.qos === 1) this.#acknowledge(publish.messageId, outcome);
   }
 
@@ -259,6 +269,10 @@ export class DeviceConnection {
       return;
     }
     const qos = (header.flags >> 1) & 3;
+    if (qos === 3) {
+      this.#protocolError('malformedPacket');
+      return;
+    }
     if (qos > ingestLimits.highestQos) {
       this.#refuseQos();
       return;
@@ -269,9 +283,18 @@ export class DeviceConnection {
       this.#destroy();
       return;
     }
+    const messageId = qos > 0 ? prefix.readUInt16BE(topicEnd) : 0;
+    const topicProblem =
+      this.context.faults.topicNamesUnchecked === true
+        ? null
+        : topicNameProblem(prefix.subarray(2, topicEnd));
+    if (topicProblem !== null || (qos > 0 && messageId === 0)) {
+      this.#protocolError(topicProblem ?? 'protocolError');
+      return;
+    }
     const topic = prefix.toString('utf8', 2, topicEnd);
     const outcome = this.#ingest?.handle(topic, null, header.remainingLength - headerEnd) ?? 'otherTopic';
-    if (qos === 1) this.#acknowledge(prefix.readUInt16BE(topicEnd), outcome);
+    if (qos === 1) this.#acknowledge(messageId, outcome);
   }
 
   /**

@@ -7,6 +7,7 @@ import { eventTypesOf, eventually, useIngestFixture } from './testing/ingest-fix
 import {
   connectedDevice,
   connectPacket,
+  publishBytes,
   type RawDevice,
   rawDevice,
   samplePublish,
@@ -18,6 +19,9 @@ async function disconnectedWith(device: RawDevice): Promise<number | null> {
   const last = device.received.at(-1) as (Packet & { reasonCode?: number }) | undefined;
   return last?.cmd === 'disconnect' ? (last.reasonCode ?? 0) : null;
 }
+
+/** Over maxMessageBytes: the broker reads only the head of such a PUBLISH and never buffers the rest. */
+const megabyte = Buffer.alloc(1024 * 1024, 0x20);
 
 describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
   const fixture = useIngestFixture();
@@ -113,6 +117,67 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
     expect(await disconnectedWith(device)).toBe(0x81);
     expect(stream.samples()).toEqual([]);
   });
+
+  /** PUBLISHes that break the protocol's rules for topic names, QoS and packet identifiers, with Mosquitto's answer. */
+  const brokenPublishes: Array<[string, number, (streamId: string, version: 4 | 5) => Buffer]> = [
+    ['to a topic with the wildcard +', 0x82, (id, version) => publishBytes(`devices/${id}/+`, version)],
+    ['to the topic #', 0x82, (_id, version) => publishBytes('#', version)],
+    ['to an empty topic without a Topic Alias', 0x82, (_id, version) => publishBytes('', version)],
+    [
+      'at QoS 1 with packet identifier 0',
+      0x82,
+      (id, version) => publishBytes(`devices/${id}`, version, { messageId: 0 }),
+    ],
+    ['with both QoS bits set', 0x81, (id, version) => publishBytes(`devices/${id}`, version, { qos: 3 })],
+    ['to a topic holding U+0000', 0x81, (id, version) => publishBytes(`devices/${id}\u0000`, version)],
+    [
+      'to a topic that is not UTF-8',
+      0x81,
+      (id, version) =>
+        publishBytes(Buffer.concat([Buffer.from(`devices/${id}`), Buffer.from([0xff])]), version),
+    ],
+  ];
+
+  it.each(brokenPublishes)(
+    'MQTT 5: a PUBLISH %s gets DISCONNECT with reason code %d',
+    async (_name, code, bytes) => {
+      const stream = await fixture().createStream();
+      const { device } = await connectedDevice(fixture().server.port, stream, 5);
+      device.send(bytes(stream.id, 5));
+      expect(await disconnectedWith(device)).toBe(code);
+      expect(stream.samples()).toEqual([]);
+    },
+  );
+
+  it.each(brokenPublishes)(
+    'MQTT 3.1.1: a PUBLISH %s closes the connection without an answer',
+    async (_name, _code, bytes) => {
+      const stream = await fixture().createStream();
+      const { device } = await connectedDevice(fixture().server.port, stream, 4);
+      device.send(bytes(stream.id, 4));
+      await device.closed();
+      expect(device.received.map((received) => received.cmd)).toEqual(['connack']);
+      expect(stream.samples()).toEqual([]);
+    },
+  );
+
+  it.each<[string, number, (streamId: string) => Buffer]>([
+    ['to a topic with a wildcard', 0x82, (id) => publishBytes(`devices/${id}/#`, 5, { payload: megabyte })],
+    [
+      'with packet identifier 0',
+      0x82,
+      (id) => publishBytes(`devices/${id}`, 5, { messageId: 0, payload: megabyte }),
+    ],
+    ['with both QoS bits set', 0x81, (id) => publishBytes(`devices/${id}`, 5, { qos: 3, payload: megabyte })],
+  ])(
+    'MQTT 5: a PUBLISH too large to be buffered, %s, gets DISCONNECT with reason code %d',
+    async (_name, code, bytes) => {
+      const stream = await fixture().createStream();
+      const { device } = await connectedDevice(fixture().server.port, stream, 5);
+      device.send(bytes(stream.id));
+      expect(await disconnectedWith(device)).toBe(code);
+    },
+  );
 
   it('MQTT 5: a packet other than PUBLISH over maxControlPacketBytes gets DISCONNECT 0x95 Packet too large', async () => {
     const stream = await fixture().createStream();

@@ -138,3 +138,39 @@ export function samplePublish(streamId: string, overrides: Partial<IPublishPacke
     ...overrides,
   };
 }
+
+/** MQTT's variable byte integer (a remaining length). */
+function variableByteInteger(value: number): Buffer {
+  const bytes: number[] = [];
+  let rest = value;
+  do {
+    const byte = rest % 128;
+    rest = Math.floor(rest / 128);
+    bytes.push(rest > 0 ? byte | 0x80 : byte);
+  } while (rest > 0);
+  return Buffer.from(bytes);
+}
+
+/**
+ * A sample PUBLISH written byte by byte, for what mqtt-packet will not write: any topic bytes (empty, a wildcard,
+ * U+0000, bytes that are not UTF-8), QoS 3, a packet identifier of 0. MQTT 5 gets an empty property list.
+ */
+export function publishBytes(
+  topic: Buffer | string,
+  version: 4 | 5,
+  {
+    qos = 1,
+    messageId = 1,
+    payload = JSON.stringify({ ts: 1, values: { rpm: 1 } }),
+  }: { qos?: number; messageId?: number; payload?: Buffer | string } = {},
+): Buffer {
+  const topicBytes = Buffer.isBuffer(topic) ? topic : Buffer.from(topic);
+  const body = Buffer.concat([
+    Buffer.from([topicBytes.length >> 8, topicBytes.length & 0xff]),
+    topicBytes,
+    qos > 0 ? Buffer.from([messageId >> 8, messageId & 0xff]) : Buffer.alloc(0),
+    version === 5 ? Buffer.from([0]) : Buffer.alloc(0),
+    Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
+  ]);
+  return Buffer.concat([Buffer.from([0x30 | (qos << 1)]), variableByteInteger(body.length), body]);
+}
