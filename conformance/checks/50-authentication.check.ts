@@ -122,6 +122,27 @@ describe('authentication of API keys', () => {
   );
 
   check(
+    ['AUTH-BEARER-KEY', 'EP-BEARER'],
+    'a key is accepted with the scheme written in any case and after more than one space (`bearer <key>`, `BEARER  <key>`)',
+    async ({ skip }) => {
+      const spare = spareSecretKey();
+      if (spare === null) return skip('the target names no paid secret key (--paid-key)');
+      // RFC 9110 section 11.1: a scheme is matched without regard to case; RFC 6750 section 2.1: `"Bearer" 1*SP b64token`.
+      for (const scheme of ['bearer ', 'BEARER  ', 'Bearer   ']) {
+        const exchange = await send(routes.getAccount.method, routes.getAccount.url, {
+          key: null,
+          headers: { authorization: `${scheme}${spare}` },
+        });
+        expectThat(
+          exchange.response.status === 200,
+          `status 200 for ${JSON.stringify(`${scheme}<key>`)}`,
+          exchange,
+        );
+      }
+    },
+  );
+
+  check(
     ['ERR-INVALID-TOKEN', 'ERR-401'],
     `a well-formed secret or publishable key that does not exist is ${statusAndCode(invalidCode)} on every operation`,
     async () => {

@@ -47,7 +47,27 @@ const lastOfRepeated: Fault = (request, forward) => {
   return forward({ ...request, body: Buffer.from(kept.toString(), 'utf8') });
 };
 
+/**
+ * A server that reads the scheme as `Bearer` and one space exactly: `bearer <key>` or `Bearer  <key>` reaches it as a
+ * token that matches nothing.
+ */
+const caseSensitiveBearer: Fault = (request, forward) => {
+  const authorization = request.headers.authorization ?? '';
+  if (!/^bearer +\S+$/i.test(authorization) || /^Bearer \S+$/.test(authorization)) return forward(request);
+  return forward({
+    ...request,
+    headers: { ...request.headers, authorization: 'Bearer conformance-scheme-misread' },
+  });
+};
+
 export const credentialVariants: BrokenVariant[] = [
+  {
+    name: 'the Bearer scheme is read case-sensitively, with one space',
+    fault: () => caseSensitiveBearer,
+    files: ['checks/50-'],
+    breaks: ['AUTH-BEARER-KEY', 'EP-BEARER'],
+    breaksDocumented: ['AUTH-BEARER-KEY', 'EP-BEARER'],
+  },
   {
     name: 'a repeated token request parameter is taken once',
     fault: () => lastOfRepeated,

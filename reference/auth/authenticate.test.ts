@@ -60,7 +60,7 @@ async function codeOf(header: string | undefined): Promise<string> {
 
 describe('bearerToken', () => {
   // The regular expression it replaced is the definition: the same answer for every header below.
-  const definition = (header: string) => /^Bearer ([^\s]+)$/i.exec(header)?.[1];
+  const definition = (header: string) => /^Bearer +([^\s]+)$/i.exec(header)?.[1];
   it.each([
     'Bearer abc',
     'bearer abc',
@@ -69,6 +69,9 @@ describe('bearerToken', () => {
     'Bearer',
     'Bearer ',
     'Bearer  abc',
+    'bearer   abc',
+    'Bearer  ',
+    'Bearer \tabc',
     'Bearer abc ',
     'Bearer a\tb',
     'Bearer a\u00a0b',
@@ -94,6 +97,8 @@ describe('authenticate', () => {
     ['revoked key', `Bearer ${revoked.key}`, '401 key_revoked'],
     ['junk token', 'Bearer abc.def.ghi', '401 invalid_token'],
     ['secret key', `Bearer ${secret.key}`, 'ok'],
+    // RFC 9110 section 11.1 and RFC 6750 section 2.1: the scheme in any case, then `1*SP`.
+    ['scheme in capitals after two spaces', `BEARER  ${secret.key}`, 'ok'],
   ])('%s', async (_name, header, want) => {
     expect(await codeOf(header)).toBe(want);
   });

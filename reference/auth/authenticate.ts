@@ -51,20 +51,24 @@ const presentedKeyDigests = new LRUCache<string, string>({
 });
 
 const bearerPrefix = 'bearer ';
+const space = 0x20;
 const whitespace = /\s/;
 /** The Bearer scheme, with a token or without (`Bearer`, `Bearer a b`): read only for a header already refused. */
 const bearerScheme = /^bearer(\s|$)/i;
 
 /**
- * The token of `Bearer <token>` (the scheme in any case, one space, a token without whitespace), or undefined: what
- * `/^Bearer ([^\s]+)$/i` captures, without a capturing match on every request (issue 16).
+ * The token of `Bearer <token>` (the scheme in any case, one or more spaces as RFC 6750 section 2.1 writes it,
+ * `"Bearer" 1*SP b64token`, a token without whitespace), or undefined: what `/^Bearer +([^\s]+)$/i` captures, without
+ * a capturing match on every request (issue 16).
  */
 export function bearerToken(header: string): string | undefined {
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent over HTTP, where only `bearer ` itself (trailing space) is this short and passes the prefix test, and Node strips a header's trailing whitespace; authenticate.test.ts holds the direct call (hides the two killed mutants of the line with them)
   if (header.length <= bearerPrefix.length) return undefined;
   if (header.slice(0, bearerPrefix.length).toLowerCase() !== bearerPrefix) return undefined;
-  const token = header.slice(bearerPrefix.length);
-  return whitespace.test(token) ? undefined : token;
+  let start = bearerPrefix.length;
+  while (header.charCodeAt(start) === space) start += 1;
+  const token = header.slice(start);
+  return token === '' || whitespace.test(token) ? undefined : token;
 }
 
 /**
