@@ -125,8 +125,28 @@ function requirementOf(error: ErrorObject, alternatives: unknown[] | undefined):
 export function errorDetailFromAjvErrors(
   errors: readonly ErrorObject[] | null | undefined,
   codes: FailureCodes,
+  given?: object,
 ): ErrorDetail {
-  return errorDetailFromAjv(errors?.[0], codes, alternativesOf(errors ?? []));
+  const first = errors?.[0];
+  const repeated = first === undefined || given === undefined ? undefined : repeatedParameter(first, given);
+  if (repeated !== undefined)
+    return detail(
+      codes.invalidParameter,
+      `Invalid ${repeated.name}: must be given once, not ${repeated.times} times.`,
+      repeated.name,
+    );
+  return errorDetailFromAjv(first, codes, alternativesOf(errors ?? []));
+}
+
+/**
+ * A parameter of a set that failed on its type because it was given more than once: a query parser makes a repeated
+ * parameter an array, which a schema of one value then calls "must be integer" or "must be string".
+ */
+function repeatedParameter(error: ErrorObject, given: object): { name: string; times: number } | undefined {
+  if (error.keyword !== 'type' || error.instancePath.lastIndexOf('/') !== 0) return undefined;
+  const name = decodeToken(error.instancePath.slice(1));
+  const value: unknown = Object.hasOwn(given, name) ? (given as Record<string, unknown>)[name] : undefined;
+  return Array.isArray(value) ? { name, times: value.length } : undefined;
 }
 
 /** The envelope detail for one Ajv error; `alternatives` are the values a failed `oneOf` of `const`s allows. */
@@ -158,17 +178,20 @@ export class AjvValidationFailure {
   readonly ok = false;
   readonly #errors: CompiledValidator['errors'];
   readonly #codes: FailureCodes;
+  /** A parameter set as it was given, before coercion: it tells a repeated parameter from a wrong type. */
+  readonly #given: object | undefined;
   #detail: ErrorDetail | undefined;
 
-  constructor(errors: CompiledValidator['errors'], codes: FailureCodes) {
+  constructor(errors: CompiledValidator['errors'], codes: FailureCodes, given?: object) {
     this.#errors = errors;
     this.#codes = codes;
+    this.#given = given;
   }
 
   get error(): ErrorDetail {
     // Read through the prototype (a deep-equality helper walking it), there is no call to describe.
     if (!(#codes in this)) return undefined as never;
-    this.#detail ??= errorDetailFromAjvErrors(this.#errors, this.#codes);
+    this.#detail ??= errorDetailFromAjvErrors(this.#errors, this.#codes, this.#given);
     return this.#detail;
   }
 
@@ -184,12 +207,17 @@ export function validatorFrom<T>(compiled: CompiledValidator, codes: FailureCode
 
 /**
  * For parameter sets, whose validators coerce strings and fill in defaults: they work on a copy, so the caller's
- * object (a framework's parsed query) is left as it was and the coerced value is the one returned.
+ * object (a framework's parsed query) is left as it was and the coerced value is the one returned. A failure keeps the
+ * object as given, so a parameter given twice is named as such rather than as a wrong type.
  */
 export function parameterValidatorFrom<T>(compiled: CompiledValidator, codes: FailureCodes): Validator<T> {
-  const validate = validatorFrom<T>(compiled, codes);
-  return (value: unknown) =>
-    validate(value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value } : value);
+  return (value: unknown): ValidationResult<T> => {
+    const given = value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+    const copy = given === undefined ? value : { ...given };
+    return compiled(copy)
+      ? { ok: true, value: copy as T }
+      : new AjvValidationFailure(compiled.errors, codes, given);
+  };
 }
 
 export function guardFrom<T>(compiled: CompiledValidator): (value: unknown) => value is T {

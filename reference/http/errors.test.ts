@@ -212,6 +212,18 @@ describe('error paths', () => {
     expect(reply.headers.allow).toBe(allowedAt(url).join(', '));
   });
 
+  it('names a query parameter given twice as such, not as a value of the wrong type', async () => {
+    const account = await fixture().createAccount();
+    const reply = await restCaller(fixture())('listStreams', {
+      token: account.keys.secret.key,
+      rawPath: `${routes.listStreams.url}?limit=5&limit=6`,
+    });
+    expectProblem(reply, 'parameter_invalid', 'limit');
+    expect(reply.body).toMatchObject({
+      error: { message: 'Invalid limit: must be given once, not 2 times.' },
+    });
+  });
+
   it('gives every reply, success included, a Request-Id in the spec format', async () => {
     const account = await fixture().createAccount();
     const reply = await restCaller(fixture())('getAccount', { token: account.keys.secret.key });

@@ -124,6 +124,17 @@ describe('golden validators behave as their specs say', () => {
     ])('%s', (_name, value, want) => {
       expect(query(value)).toEqual(ok(want));
     });
+    it('a parameter given twice is named as such', () => {
+      const result = query({ limit: ['1', '2'], title: 'a' });
+      expect(result.ok ? null : result.error).toMatchObject({
+        code: 'invalid_parameter',
+        param: 'limit',
+        message: 'Invalid limit: must be given once, not 2 times.',
+      });
+      // A value of a wrong type that was given once keeps the type's words.
+      const once = bodyAndParams.validateListWidgetsQuery({ limit: 'x' });
+      expect(once.ok ? null : once.error.message).toBe('Invalid limit: must be integer.');
+    });
     it.each([
       ['number written with a plus', query, { minRating: '+1' }, 'minRating'],
       ['bound still checked', query, { limit: '51' }, 'limit'],
