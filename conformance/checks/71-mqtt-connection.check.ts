@@ -134,15 +134,19 @@ const malformedSubscribe = Buffer.from([0x80, 0x06, 0x00, 0x01, 0x00, 0x01, 0x61
 
 /**
  * A PUBLISH of one JSON sample written byte by byte, for what no encoder writes: any topic bytes, QoS 3, a packet
- * identifier of 0. Small enough for a one-byte remaining length; MQTT 5 gets an empty property list.
+ * identifier of 0. Small enough for a one-byte remaining length; MQTT 5 gets `properties` (none by default).
  */
-function publishBytes(topic: Buffer | string, version: 4 | 5, { qos = 1, messageId = 1 } = {}): Buffer {
+function publishBytes(
+  topic: Buffer | string,
+  version: 4 | 5,
+  { qos = 1, messageId = 1, properties = Buffer.alloc(0) } = {},
+): Buffer {
   const topicBytes = Buffer.isBuffer(topic) ? topic : Buffer.from(topic);
   const body = Buffer.concat([
     Buffer.from([topicBytes.length >> 8, topicBytes.length & 0xff]),
     topicBytes,
     qos > 0 ? Buffer.from([messageId >> 8, messageId & 0xff]) : Buffer.alloc(0),
-    version === 5 ? Buffer.from([0]) : Buffer.alloc(0),
+    version === 5 ? Buffer.concat([Buffer.from([properties.length]), properties]) : Buffer.alloc(0),
     Buffer.from(encodeSample('json', { ts: 1, values: { a: 1 } })),
   ]);
   return Buffer.concat([Buffer.from([0x30 | (qos << 1), body.length]), body]);
@@ -282,7 +286,7 @@ describe('MQTT connections', () => {
 
   check(
     ['RULE-INGEST-PROTOCOL-ERRORS-RULE'],
-    'a PUBLISH to an empty topic or one with a wildcard, at QoS 1 with packet identifier 0, at QoS 3 or to a topic that is not UTF-8: MQTT 5 DISCONNECT 0x82 or 0x81, then closed; MQTT 3.1.1 closed without an answer',
+    'a PUBLISH to an empty topic or one with a wildcard, at QoS 1 with packet identifier 0, at QoS 3, to a topic that is not UTF-8 or with a Content Type that is not: MQTT 5 DISCONNECT 0x82 or 0x81, then closed; MQTT 3.1.1 closed without an answer',
     async (context) => {
       // A stream of its own for each session, as above; the sessions run at once, so a broker that keeps a connection
       // open costs the check one wait, not one per case.
@@ -296,14 +300,30 @@ describe('MQTT connections', () => {
           return sessionAnswerOf(stream, bytes(stream, version), { version });
         }),
       );
-      const outcomes = Object.fromEntries(
-        sessions.map(({ version, label }, index) => [
-          `${label}, MQTT ${version === 5 ? '5' : '3.1.1'}`,
-          answers[index],
-        ]),
-      );
+      // MQTT 5 only, which has properties: a Content Type that is not UTF-8 [MQTT-1.5.4-1].
+      const propertyStream = await createStream();
+      streams.push(propertyStream);
+      const contentType = Buffer.from([0x03, 0, 2, 0x61, 0xff]);
+      const outcomes: Record<string, Awaited<ReturnType<typeof sessionAnswerOf>> | undefined> = {
+        ...Object.fromEntries(
+          sessions.map(({ version, label }, index) => [
+            `${label}, MQTT ${version === 5 ? '5' : '3.1.1'}`,
+            answers[index],
+          ]),
+        ),
+        'Content Type not UTF-8, MQTT 5': await sessionAnswerOf(
+          propertyStream,
+          publishBytes(topicOf(propertyStream.id), 5, { properties: contentType }),
+        ),
+      };
       context.evidence('outcomes', outcomes);
       for (const each of streams) await deleteStream(each);
+      const withProperty = outcomes['Content Type not UTF-8, MQTT 5'];
+      expectWith(
+        withProperty?.connack === 0 && withProperty.disconnect === 0x81 && withProperty.closed,
+        'Content Type not UTF-8, MQTT 5: DISCONNECT 0x81, closed',
+        outcomes,
+      );
       for (const [label, code] of brokenPublishes) {
         const mqtt5 = outcomes[`${label}, MQTT 5`];
         expectWith(

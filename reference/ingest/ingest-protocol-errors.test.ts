@@ -110,6 +110,19 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
         return Buffer.concat([Buffer.from([0x30, body.length]), body]);
       },
     ],
+    [
+      'a PUBLISH whose Content Type is not UTF-8',
+      (streamId) => {
+        const topic = Buffer.from(deviceTelemetryAddress({ streamId }));
+        const body = Buffer.concat([
+          Buffer.from([0, topic.length]),
+          topic,
+          Buffer.from([5, 0x03, 0, 2, 0x61, 0xff]),
+          Buffer.from('{"ts":1,"values":{"rpm":1}}'),
+        ]);
+        return Buffer.concat([Buffer.from([0x30, body.length]), body]);
+      },
+    ],
   ])('MQTT 5: %s gets DISCONNECT 0x81 Malformed Packet', async (_name, bytes) => {
     const stream = await fixture().createStream();
     const { device } = await connectedDevice(fixture().server.port, stream, 5);
@@ -243,6 +256,10 @@ describe('publishPropertyProblem', () => {
     ['a string that runs past the end', properties(0x08, 0, 9, 0x61), 'malformedPacket'],
     ['a string length cut short', properties(0x08, 0), 'malformedPacket'],
     ['a User Property without its value', properties(0x26, 0, 1, 0x61), 'malformedPacket'],
+    ['a Content Type that is not UTF-8', properties(0x03, 0, 2, 0x61, 0xff), 'malformedPacket'],
+    ['a Response Topic holding U+0000', properties(0x08, 0, 2, 0x61, 0x00), 'malformedPacket'],
+    ['a User Property value that is not UTF-8', properties(0x26, 0, 1, 0x61, 0, 1, 0xc3), 'malformedPacket'],
+    ['Correlation Data, binary, with any bytes', properties(0x09, 0, 2, 0xff, 0x00), null],
     ['a fixed-size property cut short', properties(0x02, 0, 0), 'malformedPacket'],
   ])('%s', (_name, bytes, problem) => {
     expect(publishPropertyProblem(bytes, 0, bytes.length)).toBe(problem);

@@ -1,5 +1,5 @@
-import { isUtf8 } from 'node:buffer';
 import type { ProtocolErrorKind } from './mqtt-codes.js';
+import { isMqttString } from './mqtt-string.js';
 
 const plus = 0x2b;
 const hash = 0x23;
@@ -12,7 +12,7 @@ const hash = 0x23;
  *   MQTT-3.3.2-2]. Mosquitto answers these the same way.
  */
 export function topicNameProblem(topic: Buffer): ProtocolErrorKind | null {
-  if (!isUtf8(topic) || topic.includes(0)) return 'malformedPacket';
+  if (!isMqttString(topic)) return 'malformedPacket';
   if (topic.length === 0 || topic.includes(plus) || topic.includes(hash)) return 'protocolError';
   return null;
 }
