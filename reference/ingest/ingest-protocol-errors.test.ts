@@ -13,6 +13,9 @@ import {
   samplePublish,
 } from './testing/raw-device.js';
 
+/** The stream's own topic, as the spec's channel address makes it. */
+const topicOf = (streamId: string) => deviceTelemetryAddress({ streamId });
+
 /** The DISCONNECT's reason code the server sent before closing, or null when it closed without one. */
 async function disconnectedWith(device: RawDevice): Promise<number | null> {
   await device.closed();
@@ -99,29 +102,19 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
     ],
     [
       'a PUBLISH with a property no PUBLISH carries (Session Expiry Interval)',
-      (streamId) => {
-        const topic = Buffer.from(deviceTelemetryAddress({ streamId }));
-        const body = Buffer.concat([
-          Buffer.from([0, topic.length]),
-          topic,
-          Buffer.from([5, 0x11, 0, 0, 0, 1]),
-          Buffer.from('{"ts":1,"values":{"rpm":1}}'),
-        ]);
-        return Buffer.concat([Buffer.from([0x30, body.length]), body]);
-      },
+      (streamId) =>
+        publishBytes(topicOf(streamId), 5, {
+          qos: 0,
+          properties: Buffer.from([0x11, 0, 0, 0, 1]),
+        }),
     ],
     [
       'a PUBLISH whose Content Type is not UTF-8',
-      (streamId) => {
-        const topic = Buffer.from(deviceTelemetryAddress({ streamId }));
-        const body = Buffer.concat([
-          Buffer.from([0, topic.length]),
-          topic,
-          Buffer.from([5, 0x03, 0, 2, 0x61, 0xff]),
-          Buffer.from('{"ts":1,"values":{"rpm":1}}'),
-        ]);
-        return Buffer.concat([Buffer.from([0x30, body.length]), body]);
-      },
+      (streamId) =>
+        publishBytes(topicOf(streamId), 5, {
+          qos: 0,
+          properties: Buffer.from([0x03, 0, 2, 0x61, 0xff]),
+        }),
     ],
   ])('MQTT 5: %s gets DISCONNECT 0x81 Malformed Packet', async (_name, bytes) => {
     const stream = await fixture().createStream();
@@ -133,21 +126,20 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
 
   /** PUBLISHes that break the protocol's rules for topic names, QoS and packet identifiers, with Mosquitto's answer. */
   const brokenPublishes: Array<[string, number, (streamId: string, version: 4 | 5) => Buffer]> = [
-    ['to a topic with the wildcard +', 0x82, (id, version) => publishBytes(`devices/${id}/+`, version)],
+    ['to a topic with the wildcard +', 0x82, (id, version) => publishBytes(`${topicOf(id)}/+`, version)],
     ['to the topic #', 0x82, (_id, version) => publishBytes('#', version)],
     ['to an empty topic without a Topic Alias', 0x82, (_id, version) => publishBytes('', version)],
     [
       'at QoS 1 with packet identifier 0',
       0x82,
-      (id, version) => publishBytes(`devices/${id}`, version, { messageId: 0 }),
+      (id, version) => publishBytes(topicOf(id), version, { messageId: 0 }),
     ],
-    ['with both QoS bits set', 0x81, (id, version) => publishBytes(`devices/${id}`, version, { qos: 3 })],
-    ['to a topic holding U+0000', 0x81, (id, version) => publishBytes(`devices/${id}\u0000`, version)],
+    ['with both QoS bits set', 0x81, (id, version) => publishBytes(topicOf(id), version, { qos: 3 })],
+    ['to a topic holding U+0000', 0x81, (id, version) => publishBytes(`${topicOf(id)}\u0000`, version)],
     [
       'to a topic that is not UTF-8',
       0x81,
-      (id, version) =>
-        publishBytes(Buffer.concat([Buffer.from(`devices/${id}`), Buffer.from([0xff])]), version),
+      (id, version) => publishBytes(Buffer.concat([Buffer.from(topicOf(id)), Buffer.from([0xff])]), version),
     ],
   ];
 
@@ -175,13 +167,13 @@ describe('protocol errors of ingest (x-ingest-rules.protocolErrors)', () => {
   );
 
   it.each<[string, number, (streamId: string) => Buffer]>([
-    ['to a topic with a wildcard', 0x82, (id) => publishBytes(`devices/${id}/#`, 5, { payload: megabyte })],
+    ['to a topic with a wildcard', 0x82, (id) => publishBytes(`${topicOf(id)}/#`, 5, { payload: megabyte })],
     [
       'with packet identifier 0',
       0x82,
-      (id) => publishBytes(`devices/${id}`, 5, { messageId: 0, payload: megabyte }),
+      (id) => publishBytes(topicOf(id), 5, { messageId: 0, payload: megabyte }),
     ],
-    ['with both QoS bits set', 0x81, (id) => publishBytes(`devices/${id}`, 5, { qos: 3, payload: megabyte })],
+    ['with both QoS bits set', 0x81, (id) => publishBytes(topicOf(id), 5, { qos: 3, payload: megabyte })],
   ])(
     'MQTT 5: a PUBLISH too large to be buffered, %s, gets DISCONNECT with reason code %d',
     async (_name, code, bytes) => {

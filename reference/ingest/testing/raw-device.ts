@@ -153,7 +153,8 @@ function variableByteInteger(value: number): Buffer {
 
 /**
  * A sample PUBLISH written byte by byte, for what mqtt-packet will not write: any topic bytes (empty, a wildcard,
- * U+0000, bytes that are not UTF-8), QoS 3, a packet identifier of 0. MQTT 5 gets an empty property list.
+ * U+0000, bytes that are not UTF-8), QoS 3, a packet identifier of 0, any property bytes. MQTT 5 gets `properties`
+ * (none by default).
  */
 export function publishBytes(
   topic: Buffer | string,
@@ -161,15 +162,16 @@ export function publishBytes(
   {
     qos = 1,
     messageId = 1,
+    properties = Buffer.alloc(0),
     payload = JSON.stringify({ ts: 1, values: { rpm: 1 } }),
-  }: { qos?: number; messageId?: number; payload?: Buffer | string } = {},
+  }: { qos?: number; messageId?: number; properties?: Buffer; payload?: Buffer | string } = {},
 ): Buffer {
   const topicBytes = Buffer.isBuffer(topic) ? topic : Buffer.from(topic);
   const body = Buffer.concat([
     Buffer.from([topicBytes.length >> 8, topicBytes.length & 0xff]),
     topicBytes,
     qos > 0 ? Buffer.from([messageId >> 8, messageId & 0xff]) : Buffer.alloc(0),
-    version === 5 ? Buffer.from([0]) : Buffer.alloc(0),
+    version === 5 ? Buffer.concat([variableByteInteger(properties.length), properties]) : Buffer.alloc(0),
     Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
   ]);
   return Buffer.concat([Buffer.from([0x30 | (qos << 1)]), variableByteInteger(body.length), body]);
